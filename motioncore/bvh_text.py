@@ -1,0 +1,483 @@
+"""Reading BVH text into a raw hierarchy and a channel matrix (no unit or axis logic).
+
+Stages, each a short function: decode the source → split header and motion →
+tokenise the header (tokens keep their line and column) → parse the hierarchy
+→ read ``Frames:`` / ``Frame Time:`` → read the MOTION block as one
+``[F, C]`` float matrix. Every malformed input raises
+:class:`~motioncore.errors.BVHParseError` with a 1-based line and column.
+
+Values stay in the file's units, axes and degrees; :mod:`motioncore.bvh`
+turns them into a :class:`~motioncore.clip.Clip`.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import os
+import re
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from motioncore.errors import BVHParseError
+
+Source = str | bytes | os.PathLike[str]
+
+MAX_FILE_BYTES = 1 << 30
+"""Refuse sources over 1 GiB (a BVH that large is not a motion clip)."""
+MAX_JOINTS = 10_000
+MAX_CHANNELS_PER_JOINT = 64
+MAX_FRAMES = 10_000_000
+MAX_VALUE_BYTES = 1 << 20
+"""No token may be longer than this (guards against binary junk)."""
+
+CHANNEL_NAMES = {
+    f"{axis}{kind}": f"{axis.upper()}{kind}"
+    for axis in ("x", "y", "z", "X", "Y", "Z")
+    for kind in ("position", "rotation")
+}
+_CHANNEL_LOOKUP = {name.lower(): canonical for name, canonical in CHANNEL_NAMES.items()}
+
+_FRAMES_RE = re.compile(r"^[ \t]*Frames[ \t]*:[ \t]*(\S*)[ \t]*$", re.IGNORECASE | re.MULTILINE)
+_FRAME_TIME_RE = re.compile(
+    r"^[ \t]*Frame[ \t]*Time[ \t]*:[ \t]*(\S*)[ \t]*$", re.IGNORECASE | re.MULTILINE
+)
+_MOTION_RE = re.compile(r"^[ \t]*MOTION[ \t]*$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Token:
+    """One whitespace-separated word of the header, with its 1-based position."""
+
+    text: str
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class RawJoint:
+    """A joint as declared: name, kind, parent index, OFFSET (file units), channel names."""
+
+    name: str
+    kind: str
+    parent: int
+    offset: tuple[float, float, float]
+    channels: tuple[str, ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class RawBVH:
+    """A parsed BVH before any interpretation.
+
+    Attributes:
+        joints: ``[J]`` joints in file order (parents precede children).
+        frame_time_s: the ``Frame Time:`` value, seconds.
+        values: ``[F, C]`` channel values in file order (file units, degrees).
+        declared_frames: the ``Frames:`` value.
+        warnings: non-fatal findings, as sentences.
+        line_endings: ``LF``, ``CRLF``, ``CR`` or ``mixed``.
+    """
+
+    joints: tuple[RawJoint, ...]
+    frame_time_s: float
+    values: NDArray[np.float64]
+    declared_frames: int
+    warnings: tuple[str, ...]
+    line_endings: str
+
+
+# --------------------------------------------------------------------------- decode
+
+
+def decode(source: Source) -> tuple[str, str]:
+    """``(text, line_endings)`` of ``source`` (a path, BVH text or raw bytes).
+
+    Every line end of ``text`` is turned into LF; ``line_endings`` names what the
+    source used (see :func:`line_endings`).
+    """
+    data = _read_bytes(source) if not isinstance(source, str) else None
+    if data is None:
+        text = str(source)
+        if "\n" not in text and "\r" not in text and _looks_like_path(text):
+            data = _read_bytes(Path(text))
+    if data is not None:
+        text = _bytes_to_text(data)
+    if len(text) > MAX_FILE_BYTES:
+        raise BVHParseError(0, 0, f"The file is larger than {MAX_FILE_BYTES >> 20} MiB.")
+    if "\r" not in text:
+        return text, "LF"
+    endings = line_endings(text)
+    return text.replace("\r\n", "\n").replace("\r", "\n"), endings
+
+
+def line_endings(source_text: str) -> str:
+    """Name the line-end convention of raw text: ``LF``, ``CRLF``, ``CR``, ``mixed`` or ``none``."""
+    crlf = source_text.count("\r\n")
+    cr = source_text.count("\r") - crlf
+    lf = source_text.count("\n") - crlf
+    kinds = [name for name, n in (("CRLF", crlf), ("CR", cr), ("LF", lf)) if n]
+    return "mixed" if len(kinds) > 1 else (kinds[0] if kinds else "none")
+
+
+def _looks_like_path(text: str) -> bool:
+    return len(text) < 4096 and not text.lstrip().upper().startswith("HIERARCHY")
+
+
+def _read_bytes(source: Source) -> bytes | None:
+    if isinstance(source, bytes | bytearray | memoryview):
+        return bytes(source)
+    if isinstance(source, str):
+        return None
+    path = Path(source)
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise BVHParseError(0, 0, f"The file is larger than {MAX_FILE_BYTES >> 20} MiB.")
+        return path.read_bytes()
+    except OSError as exc:
+        raise BVHParseError(0, 0, f"The file could not be read: {exc.strerror or exc}.") from exc
+
+
+def _bytes_to_text(data: bytes) -> str:
+    if b"\x00" in data[:4096]:
+        raise BVHParseError(1, 1, "This is a binary file, not BVH text.")
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+# --------------------------------------------------------------------------- header
+
+
+def split_sections(text: str) -> tuple[str, int, str, int]:
+    """``(hierarchy_text, 1, motion_text, motion_first_line)`` around the ``MOTION`` line."""
+    stripped = text.lstrip()
+    if not stripped:
+        raise BVHParseError(1, 1, "The file is empty.")
+    first = stripped.split(None, 1)[0]
+    if first.upper() != "HIERARCHY":
+        line = text[: len(text) - len(stripped)].count("\n") + 1
+        raise BVHParseError(line, 1, f"A BVH file starts with HIERARCHY, not {_quote(first)}.")
+    match = _MOTION_RE.search(text)
+    if match is None:
+        last = text.count("\n") + 1
+        raise BVHParseError(last, 1, "The MOTION section is missing (the file may be truncated).")
+    motion_line = text.count("\n", 0, match.start()) + 1
+    return text[: match.start()], 1, text[match.end() :], motion_line
+
+
+def tokenize(header: str, first_line: int = 1) -> list[Token]:
+    """Whitespace-separated tokens of the header, with 1-based line and column."""
+    tokens: list[Token] = []
+    for offset, line in enumerate(header.split("\n")):
+        for match in re.finditer(r"[^\s{}]+|[{}]", line):
+            tokens.append(Token(match.group(), first_line + offset, match.start() + 1))
+    return tokens
+
+
+class _Cursor:
+    """A read position in the token list with located errors."""
+
+    def __init__(self, tokens: list[Token], end_line: int) -> None:
+        self.tokens = tokens
+        self.pos = 0
+        self.end_line = end_line
+
+    def peek(self) -> Token | None:
+        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
+
+    def next(self, what: str) -> Token:
+        token = self.peek()
+        if token is None:
+            raise BVHParseError(self.end_line, 1, f"The hierarchy ends early: expected {what}.")
+        self.pos += 1
+        return token
+
+    def expect(self, word: str) -> Token:
+        token = self.next(_quote(word))
+        if token.text.upper() != word.upper():
+            raise _error(token, f"Expected {_quote(word)} but found {_quote(token.text)}.")
+        return token
+
+    def rest_of_line(self, line: int) -> list[Token]:
+        words = []
+        while (token := self.peek()) is not None and token.line == line and token.text not in "{}":
+            words.append(token)
+            self.pos += 1
+        return words
+
+
+def parse_hierarchy(tokens: list[Token], end_line: int) -> tuple[tuple[RawJoint, ...], list[str]]:
+    """Joints of the HIERARCHY section and warnings.
+
+    Several ``ROOT``\\ s are allowed (one skeleton per actor). A top-level ``JOINT``
+    (some Mixamo exporters write one) is read as a root and noted in the warnings.
+    """
+    cursor = _Cursor(tokens, end_line)
+    cursor.expect("HIERARCHY")
+    joints: list[RawJoint] = []
+    notes: list[str] = []
+    while (token := cursor.peek()) is not None:
+        if token.text.upper() == "JOINT":
+            notes.append(f"Line {token.line}: a top-level JOINT was read as a ROOT.")
+        elif token.text.upper() != "ROOT":
+            raise _error(token, f"Expected ROOT but found {_quote(token.text)}.")
+        _parse_joint(cursor, joints, parent=-1)
+    if not joints:
+        raise BVHParseError(end_line, 1, "The hierarchy declares no ROOT joint.")
+    return tuple(joints), notes
+
+
+def _parse_joint(cursor: _Cursor, joints: list[RawJoint], parent: int) -> None:
+    keyword = cursor.next("ROOT, JOINT or End Site")
+    kind = keyword.text.upper()
+    if kind == "END":
+        _parse_end_site(cursor, keyword, joints, parent)
+        return
+    if kind not in ("ROOT", "JOINT"):
+        raise _error(keyword, f"Expected JOINT, End Site or '}}' but found {_quote(keyword.text)}.")
+    name_tokens = cursor.rest_of_line(keyword.line)
+    if not name_tokens:
+        raise _error(keyword, f"The {kind} on this line has no name.")
+    name = " ".join(t.text for t in name_tokens)
+    cursor.expect("{")
+    offset = _parse_offset(cursor)
+    channels = _parse_channels(cursor) if _peek_is(cursor, "CHANNELS") else ()
+    if len(joints) >= MAX_JOINTS:
+        raise _error(keyword, f"The hierarchy has more than {MAX_JOINTS} joints.")
+    index = len(joints)
+    joints.append(RawJoint(name, kind, parent, offset, channels, keyword.line))
+    while not _peek_is(cursor, "}"):
+        _parse_joint(cursor, joints, parent=index)
+    cursor.expect("}")
+
+
+def _parse_end_site(cursor: _Cursor, keyword: Token, joints: list[RawJoint], parent: int) -> None:
+    if parent < 0:
+        raise _error(keyword, "An End Site cannot be a root.")
+    words = cursor.rest_of_line(keyword.line)
+    if len(words) > 1 or (words and words[0].text.upper() != "SITE"):
+        raise _error(words[-1], "Expected 'End Site'.")
+    cursor.expect("{")
+    offset = _parse_offset(cursor)
+    cursor.expect("}")
+    name = f"{joints[parent].name}_End"
+    joints.append(RawJoint(name, "End Site", parent, offset, (), keyword.line))
+
+
+def _parse_offset(cursor: _Cursor) -> tuple[float, float, float]:
+    cursor.expect("OFFSET")
+    x, y, z = (_parse_float(cursor.next("an OFFSET value"), "OFFSET value") for _ in range(3))
+    return (x, y, z)
+
+
+def _parse_channels(cursor: _Cursor) -> tuple[str, ...]:
+    keyword = cursor.expect("CHANNELS")
+    count_token = cursor.next("the number of channels")
+    try:
+        count = int(count_token.text)
+    except ValueError:
+        raise _error(count_token, f"CHANNELS needs a count, not {_quote(count_token.text)}.") from None
+    if not 0 <= count <= MAX_CHANNELS_PER_JOINT:
+        raise _error(count_token, f"A joint cannot have {count} channels.")
+    names = []
+    for _ in range(count):
+        token = cursor.next(f"{count} channel names after CHANNELS on line {keyword.line}")
+        canonical = _CHANNEL_LOOKUP.get(token.text.lower())
+        if canonical is None:
+            raise _error(token, f"Unknown channel name {_quote(token.text)} (expected e.g. Xrotation).")
+        names.append(canonical)
+    if len(set(names)) != len(names):
+        raise _error(keyword, "A channel is listed twice for the same joint.")
+    return tuple(names)
+
+
+def _peek_is(cursor: _Cursor, word: str) -> bool:
+    token = cursor.peek()
+    if token is None:
+        raise BVHParseError(cursor.end_line, 1, "The hierarchy ends early: a '}' is missing.")
+    return token.text.upper() == word.upper()
+
+
+def _parse_float(token: Token, what: str) -> float:
+    try:
+        value = float(token.text)
+    except ValueError:
+        raise _error(token, f"The {what} {_quote(token.text)} is not a number.") from None
+    if not math.isfinite(value):
+        raise _error(token, f"The {what} {_quote(token.text)} is not a finite number.")
+    return value
+
+
+# --------------------------------------------------------------------------- motion
+
+
+def parse_motion_header(motion: str, first_line: int) -> tuple[int, float, str, int]:
+    """``(declared_frames, frame_time_s, data_text, data_first_line)`` of the MOTION section."""
+    frames_match = _FRAMES_RE.search(motion)
+    time_match = _FRAME_TIME_RE.search(motion)
+    if frames_match is None:
+        raise BVHParseError(first_line + 1, 1, "The 'Frames:' line is missing after MOTION.")
+    frames_line = first_line + motion.count("\n", 0, frames_match.start())
+    if time_match is None:
+        raise BVHParseError(frames_line + 1, 1, "The 'Frame Time:' line is missing.")
+    time_line = first_line + motion.count("\n", 0, time_match.start())
+    frames = _frames_value(frames_match.group(1), frames_line, frames_match.start(1))
+    frame_time = _frame_time_value(time_match.group(1), time_line)
+    _check_motion_preamble(motion, first_line, frames_match, time_match)
+    data_start = time_match.end()
+    return frames, frame_time, motion[data_start:], time_line + 1
+
+
+def _check_motion_preamble(
+    motion: str, first_line: int, frames: re.Match[str], time: re.Match[str]
+) -> None:
+    if time.start() < frames.start():
+        raise BVHParseError(
+            first_line + motion.count("\n", 0, time.start()), 1,
+            "'Frame Time:' must come after 'Frames:'.",
+        )
+    for gap, at in ((motion[: frames.start()], 0), (motion[frames.end() : time.start()], frames.end())):
+        junk = gap.split()
+        if junk:
+            line = first_line + motion.count("\n", 0, at + gap.find(junk[0]))
+            raise BVHParseError(line, 1, f"Unexpected {_quote(junk[0])} in the MOTION header.")
+
+
+def _frames_value(text: str, line: int, column: int) -> int:
+    try:
+        frames = int(text)
+    except ValueError:
+        raise BVHParseError(line, 1, f"'Frames:' needs a whole number, not {_quote(text)}.") from None
+    if not 0 < frames <= MAX_FRAMES:
+        raise BVHParseError(line, 1, f"'Frames: {frames}' is not a usable frame count.")
+    return frames
+
+
+def _frame_time_value(text: str, line: int) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise BVHParseError(line, 1, f"'Frame Time:' needs a number, not {_quote(text)}.") from None
+    if not (math.isfinite(value) and 1e-5 <= value <= 10.0):
+        raise BVHParseError(line, 1, f"'Frame Time: {text}' seconds is not a usable frame time.")
+    return value
+
+
+def parse_values(data: str, first_line: int, channels: int) -> NDArray[np.float64]:
+    """``[F, channels]`` floats of the frame lines (blank lines skipped).
+
+    The fast path is one ``np.loadtxt`` call; on any problem a line-by-line scan
+    finds the first bad token and raises a located error.
+    """
+    if channels == 0:
+        return np.zeros((_count_data_lines(data), 0))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            values = np.loadtxt(io.StringIO(data), dtype=np.float64, ndmin=2, comments=None)
+    except (ValueError, UserWarning):
+        _raise_first_bad_value(data, first_line, channels)
+        raise BVHParseError(first_line, 1, "The frame data could not be read.") from None
+    if values.shape[0] == 0:
+        raise BVHParseError(first_line, 1, "The file has no frame lines (it may be truncated).")
+    if values.shape[1] != channels:
+        _raise_first_bad_value(data, first_line, channels)
+    if not np.isfinite(values).all():
+        _raise_first_bad_value(data, first_line, channels)
+    return values
+
+
+def _count_data_lines(data: str) -> int:
+    return sum(1 for line in data.split("\n") if line.strip())
+
+
+def _data_lines(data: str, first_line: int) -> Iterator[tuple[int, str]]:
+    for offset, line in enumerate(data.split("\n")):
+        if line.strip():
+            yield first_line + offset, line
+
+
+def _raise_first_bad_value(data: str, first_line: int, channels: int) -> None:
+    for line_no, line in _data_lines(data, first_line):
+        words = list(re.finditer(r"\S+", line))
+        for match in words:
+            _check_value(match.group(), line_no, match.start() + 1)
+        if len(words) != channels:
+            column = words[min(len(words), channels) - 1].end() + 1 if words else 1
+            raise BVHParseError(
+                line_no, column,
+                f"This frame line has {len(words)} values but the hierarchy declares {channels} channels.",
+            )
+
+
+def _check_value(text: str, line: int, column: int) -> None:
+    if len(text) > MAX_VALUE_BYTES:
+        raise BVHParseError(line, column, "A value on this frame line is absurdly long.")
+    try:
+        value = float(text)
+    except ValueError:
+        raise BVHParseError(line, column, f"The value {_quote(text)} is not a number.") from None
+    if not math.isfinite(value):
+        raise BVHParseError(line, column, f"The value {_quote(text)} is not a finite number.")
+
+
+def frame_line_number(data: str, first_line: int, row: int) -> int:
+    """The 1-based line number of frame ``row`` (0-based) in ``data``."""
+    for index, (line_no, _) in enumerate(_data_lines(data, first_line)):
+        if index == row:
+            return line_no
+    return first_line
+
+
+# --------------------------------------------------------------------------- whole file
+
+
+def read(source: Source, *, frame_count: str = "error") -> RawBVH:
+    """Parse ``source`` into a :class:`RawBVH`.
+
+    ``frame_count`` is the policy when ``Frames:`` disagrees with the frame lines
+    present: ``"error"`` (default; a short file is usually truncated) raises
+    :class:`BVHParseError`, ``"warn"`` keeps the frames present and records a warning.
+    """
+    text, endings = decode(source)
+    header, _, motion, motion_line = split_sections(text)
+    joints, notes = parse_hierarchy(tokenize(header), motion_line)
+    declared, frame_time, data, data_line = parse_motion_header(motion, motion_line)
+    channels = sum(len(j.channels) for j in joints)
+    values = parse_values(data, data_line, channels)
+    notes += _frame_count_check(values.shape[0], declared, data, data_line, frame_count)
+    return RawBVH(joints, frame_time, values, declared, tuple(notes), endings)
+
+
+def _frame_count_check(
+    present: int, declared: int, data: str, data_line: int, policy: str
+) -> list[str]:
+    if present == declared:
+        return []
+    message = f"'Frames:' declares {declared} frames but {present} frame lines are present"
+    if policy == "warn":
+        return [message + "; the frames present were kept."]
+    if present < declared:
+        last = data_line + data.rstrip().count("\n")
+        raise BVHParseError(last, 1, message + " (the file looks truncated).")
+    line = frame_line_number(data, data_line, declared)
+    raise BVHParseError(line, 1, message + ".")
+
+
+def _error(token: Token, message: str) -> BVHParseError:
+    return BVHParseError(token.line, token.column, message)
+
+
+def _quote(text: str, limit: int = 40) -> str:
+    shown = text if len(text) <= limit else text[:limit] + "…"
+    return repr(shown)

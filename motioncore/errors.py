@@ -1,0 +1,36 @@
+"""Errors raised by :mod:`motioncore` (one type per failure family).
+
+The web layer translates these into its single JSON error shape; nothing else
+in ``motioncore`` raises on bad *user input*.
+"""
+
+from __future__ import annotations
+
+
+class MotionCoreError(Exception):
+    """Base class of every error ``motioncore`` raises on bad input."""
+
+
+class BVHParseError(MotionCoreError):
+    """A BVH file could not be read.
+
+    Attributes:
+        line: 1-based line number of the offending token (0 when unknown).
+        column: 1-based column of the offending token (0 when unknown).
+        message: one sentence a user understands, without the location.
+    """
+
+    def __init__(self, line: int, column: int, message: str) -> None:
+        self.line = int(line)
+        self.column = int(column)
+        self.message = message
+        where = f"line {self.line}, column {self.column}: " if self.line else ""
+        super().__init__(f"{where}{message}")
+
+    def as_dict(self) -> dict[str, int | str]:
+        """JSON-able ``{"line", "column", "message"}``."""
+        return {"line": self.line, "column": self.column, "message": self.message}
+
+
+class SkeletonError(MotionCoreError):
+    """A skeleton lacks what an operation needs (e.g. an unresolved joint role)."""

@@ -1,0 +1,89 @@
+"""Forward kinematics over whole clips.
+
+Inputs are local rotations ``[F, J, 4]`` (unit quaternions ``w, x, y, z``) and
+local translations ``[F, J, 3]`` (metres, parent frame); ``parents [J]`` has
+``-1`` for roots and every parent precedes its children. Outputs are global
+(world) rotations and positions, Y up.
+
+Joints are processed a tree *level* at a time: every joint whose parent was
+finished in the previous level is updated in one vectorised step, so the Python
+loop runs over the tree depth (about 10 for a humanoid), never over frames.
+The work is done with 3×3 matrices (``matmul`` on stacks), which is cheaper
+than chained quaternion products.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from numpy.typing import NDArray
+
+from motioncore import quat
+from motioncore.clip import Clip
+
+FloatArray = NDArray[np.float64]
+
+
+def levels(parents: NDArray[np.integer]) -> tuple[NDArray[np.int64], ...]:
+    """Joint indices grouped by depth: roots first, then their children, and so on."""
+    return _levels_cached(tuple(int(p) for p in parents))
+
+
+@lru_cache(maxsize=256)
+def _levels_cached(parents: tuple[int, ...]) -> tuple[NDArray[np.int64], ...]:
+    depth = np.zeros(len(parents), dtype=np.int64)
+    for j, p in enumerate(parents):
+        if p >= j:
+            raise ValueError(f"joint {j} has parent {p}: parents must precede children")
+        depth[j] = 0 if p < 0 else depth[p] + 1
+    return tuple(np.flatnonzero(depth == d) for d in range(int(depth.max(initial=-1)) + 1))
+
+
+def forward_matrices(
+    rotations: FloatArray, translations: FloatArray, parents: NDArray[np.integer]
+) -> tuple[FloatArray, FloatArray]:
+    """Global rotation matrices ``[F, J, 3, 3]`` and positions ``[F, J, 3]`` (metres)."""
+    local = quat.to_matrix(np.moveaxis(np.asarray(rotations, dtype=np.float64), 1, 0))
+    offsets = np.moveaxis(np.asarray(translations, dtype=np.float64), 1, 0)[..., None]
+    parents = np.asarray(parents)
+    g_rot = np.empty_like(local)
+    g_pos = np.empty(offsets.shape)
+    for level in levels(parents):
+        par = parents[level]
+        if par[0] < 0:
+            g_rot[level] = local[level]
+            g_pos[level] = offsets[level]
+            continue
+        parent_rot = g_rot[par]
+        g_rot[level] = parent_rot @ local[level]
+        g_pos[level] = g_pos[par] + parent_rot @ offsets[level]
+    return np.moveaxis(g_rot, 0, 1), np.moveaxis(g_pos[..., 0], 0, 1)
+
+
+def forward(
+    rotations: FloatArray, translations: FloatArray, parents: NDArray[np.integer]
+) -> tuple[FloatArray, FloatArray]:
+    """Global rotations ``[F, J, 4]`` (quaternions, ``w >= 0``) and positions ``[F, J, 3]``.
+
+    Args:
+        rotations: ``[F, J, 4]`` local unit quaternions.
+        translations: ``[F, J, 3]`` local translations, metres.
+        parents: ``[J]`` parent indices, ``-1`` for roots.
+    """
+    g_rot, g_pos = forward_matrices(rotations, translations, parents)
+    return quat.from_matrix(g_rot), g_pos
+
+
+def positions(clip: Clip) -> FloatArray:
+    """World positions ``[F, J, 3]`` (metres, Y up) of every joint of ``clip``."""
+    return forward_matrices(clip.rotations, clip.translations, clip.skeleton.parents)[1]
+
+
+def rest_positions(offsets: FloatArray, parents: NDArray[np.integer]) -> FloatArray:
+    """World positions ``[J, 3]`` of the zero pose (identity rotations, OFFSETs only)."""
+    offsets = np.asarray(offsets, dtype=np.float64)
+    out = np.zeros_like(offsets)
+    for j, p in enumerate(np.asarray(parents)):
+        out[j] = offsets[j] if p < 0 else out[p] + offsets[j]
+    return out
