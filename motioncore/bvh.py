@@ -144,22 +144,23 @@ def _rotations(raw: RawBVH, columns: list[NDArray[np.int64]]) -> FloatArray:
     frames = raw.values.shape[0]
     rotations = np.empty((frames, len(raw.joints), 4))
     rotations[...] = (1.0, 0.0, 0.0, 0.0)
-    groups: dict[str, tuple[list[int], list[NDArray[np.int64]]]] = {}
+    full_joints: list[int] = []
+    full_orders: list[str] = []
+    full_columns: list[list[int]] = []
     for j, joint in enumerate(raw.joints):
-        picks = [(c[0], col) for c, col in zip(joint.channels, columns[j], strict=True) if c.endswith("rotation")]
-        if not picks:
-            continue
+        picks = [(c[0], int(col)) for c, col in zip(joint.channels, columns[j], strict=True)
+                 if c.endswith("rotation")]
         order = "".join(axis for axis, _ in picks)
-        cols = np.array([col for _, col in picks])
         if len(order) == 3:
-            joints, col_list = groups.setdefault(order, ([], []))
-            joints.append(j)
-            col_list.append(cols)
-        else:
+            full_joints.append(j)
+            full_orders.append(order)
+            full_columns.append([col for _, col in picks])
+        elif order:
+            cols = [col for _, col in picks]
             rotations[:, j] = _partial_euler(np.radians(raw.values[:, cols]), order)
-    for order, (joints, col_list) in groups.items():
-        angles = np.radians(raw.values[:, np.stack(col_list)])
-        rotations[:, joints] = quat.from_euler(angles, order)
+    if full_joints:
+        angles = np.radians(raw.values[:, np.array(full_columns)])
+        rotations[:, full_joints] = quat.from_euler_mixed(angles, full_orders)
     return rotations
 
 

@@ -43,11 +43,13 @@ CHANNEL_NAMES = {
 }
 _CHANNEL_LOOKUP = {name.lower(): canonical for name, canonical in CHANNEL_NAMES.items()}
 
-_FRAMES_RE = re.compile(r"^[ \t]*Frames[ \t]*:[ \t]*(\S*)[ \t]*$", re.IGNORECASE | re.MULTILINE)
-_FRAME_TIME_RE = re.compile(
-    r"^[ \t]*Frame[ \t]*Time[ \t]*:[ \t]*(\S*)[ \t]*$", re.IGNORECASE | re.MULTILINE
+_FRAMES_RE = re.compile(
+    r"^[ \t]*Frames[ \t]*:[ \t]*(\S*)[ \t\r]*$", re.IGNORECASE | re.MULTILINE
 )
-_MOTION_RE = re.compile(r"^[ \t]*MOTION[ \t]*$", re.MULTILINE)
+_FRAME_TIME_RE = re.compile(
+    r"^[ \t]*Frame[ \t]*Time[ \t]*:[ \t]*(\S*)[ \t\r]*$", re.IGNORECASE | re.MULTILINE
+)
+_MOTION_RE = re.compile(r"^[ \t]*MOTION[ \t\r]*$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -98,8 +100,10 @@ class RawBVH:
 def decode(source: Source) -> tuple[str, str]:
     """``(text, line_endings)`` of ``source`` (a path, BVH text or raw bytes).
 
-    Every line end of ``text`` is turned into LF; ``line_endings`` names what the
-    source used (see :func:`line_endings`).
+    Lines of ``text`` end in LF or CRLF (a lone CR is turned into LF; CRLF is left
+    alone because every later stage treats the CR as trailing whitespace, which
+    saves a copy of the frame data). ``line_endings`` names what the source used:
+    ``LF``, ``CRLF``, ``CR`` or ``mixed``.
     """
     data = _read_bytes(source) if not isinstance(source, str) else None
     if data is None:
@@ -112,17 +116,13 @@ def decode(source: Source) -> tuple[str, str]:
         raise BVHParseError(0, 0, f"The file is larger than {MAX_FILE_BYTES >> 20} MiB.")
     if "\r" not in text:
         return text, "LF"
-    endings = line_endings(text)
-    return text.replace("\r\n", "\n").replace("\r", "\n"), endings
-
-
-def line_endings(source_text: str) -> str:
-    """Name the line-end convention of raw text: ``LF``, ``CRLF``, ``CR``, ``mixed`` or ``none``."""
-    crlf = source_text.count("\r\n")
-    cr = source_text.count("\r") - crlf
-    lf = source_text.count("\n") - crlf
-    kinds = [name for name, n in (("CRLF", crlf), ("CR", cr), ("LF", lf)) if n]
-    return "mixed" if len(kinds) > 1 else (kinds[0] if kinds else "none")
+    crlf = text.count("\r\n")
+    lone_cr = text.count("\r") - crlf
+    lone_lf = text.count("\n") - crlf
+    kinds = [name for name, n in (("CRLF", crlf), ("CR", lone_cr), ("LF", lone_lf)) if n]
+    if lone_cr:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text, "mixed" if len(kinds) > 1 else kinds[0]
 
 
 def _looks_like_path(text: str) -> bool:
@@ -175,12 +175,19 @@ def split_sections(text: str) -> tuple[str, int, str, int]:
     return text[: match.start()], 1, text[match.end() :], motion_line
 
 
+_TOKEN_RE = re.compile(r"[^\s{}]+|[{}]|\n")
+
+
 def tokenize(header: str, first_line: int = 1) -> list[Token]:
     """Whitespace-separated tokens of the header, with 1-based line and column."""
     tokens: list[Token] = []
-    for offset, line in enumerate(header.split("\n")):
-        for match in re.finditer(r"[^\s{}]+|[{}]", line):
-            tokens.append(Token(match.group(), first_line + offset, match.start() + 1))
+    line, line_start = first_line, 0
+    for match in _TOKEN_RE.finditer(header):
+        text = match.group()
+        if text == "\n":
+            line, line_start = line + 1, match.end()
+        else:
+            tokens.append(Token(text, line, match.start() - line_start + 1))
     return tokens
 
 

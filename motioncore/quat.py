@@ -151,19 +151,43 @@ def from_euler(angles: ArrayLike, order: str) -> FloatArray:
     """Quaternions ``[..., 4]`` of Euler ``angles [..., 3]`` (radians) in ``order``.
 
     ``angles[..., n]`` is the angle about the axis ``order[n]``; the rotation is
-    ``R = R_order[0] @ R_order[1] @ R_order[2]``.
+    ``R = R_order[0] @ R_order[1] @ R_order[2]``. Closed form of the product of
+    the three elementary quaternions (``sigma`` is +1 for cyclic orders).
     """
-    axes = _check_order(order)
-    angles = np.asarray(angles, dtype=np.float64)
-    half = 0.5 * angles
-    c, s = np.cos(half), np.sin(half)
-    q = None
-    for n, axis in enumerate(axes):
-        elementary = np.zeros((*angles.shape[:-1], 4))
-        elementary[..., 0] = c[..., n]
-        elementary[..., 1 + axis] = s[..., n]
-        q = elementary if q is None else mul(q, elementary)
-    assert q is not None
+    i, j, k = _check_order(order)
+    sigma = 1.0 if (j - i) % 3 == 1 else -1.0
+    half = 0.5 * np.asarray(angles, dtype=np.float64)
+    c1, c2, c3 = (np.cos(half[..., n]) for n in range(3))
+    s1, s2, s3 = (np.sin(half[..., n]) for n in range(3))
+    c1c2, s1s2, c1s2, s1c2 = c1 * c2, s1 * s2, c1 * s2, s1 * c2
+    q = np.empty((*half.shape[:-1], 4))
+    q[..., 0] = c1c2 * c3 - sigma * s1s2 * s3
+    q[..., 1 + i] = s1c2 * c3 + sigma * c1s2 * s3
+    q[..., 1 + j] = c1s2 * c3 - sigma * s1c2 * s3
+    q[..., 1 + k] = c1c2 * s3 + sigma * s1s2 * c3
+    return q
+
+
+def from_euler_mixed(angles: ArrayLike, orders: list[str] | tuple[str, ...]) -> FloatArray:
+    """Quaternions ``[..., n, 4]`` of Euler ``angles [..., n, 3]`` with one order per column ``n``.
+
+    Same maths as :func:`from_euler`, done for every column at once (a BVH file
+    may give each joint its own order).
+    """
+    axes = np.array([_check_order(order) for order in orders], dtype=np.int64).reshape(-1, 3)
+    sigma = np.where((axes[:, 1] - axes[:, 0]) % 3 == 1, 1.0, -1.0)
+    half = 0.5 * np.asarray(angles, dtype=np.float64)
+    cos, sin = np.cos(half), np.sin(half)
+    c1, c2, c3 = cos[..., 0], cos[..., 1], cos[..., 2]
+    s1, s2, s3 = sin[..., 0], sin[..., 1], sin[..., 2]
+    c1c2, s1s2, c1s2, s1c2 = c1 * c2, s1 * s2, c1 * s2, s1 * c2
+    sigma_s3 = sigma * s3
+    q = np.zeros((*half.shape[:-1], 4))
+    column = np.arange(len(axes))
+    q[..., 0] = c1c2 * c3 - s1s2 * sigma_s3
+    q[..., column, 1 + axes[:, 0]] = s1c2 * c3 + c1s2 * sigma_s3
+    q[..., column, 1 + axes[:, 1]] = c1s2 * c3 - s1c2 * sigma_s3
+    q[..., column, 1 + axes[:, 2]] = c1c2 * s3 + sigma * s1s2 * c3
     return q
 
 

@@ -1,0 +1,97 @@
+"""Shared pytest fixtures and helpers: where the sample clips and the corpus live.
+
+* ``tests/data/`` ships small real BVH clips with the repository (``sample_dir``;
+  provenance and licences in ``tests/data/ATTRIBUTION.md`` and ``MANIFEST.csv``).
+* ``../shared/data/`` beside the checkout holds the full corpus (``shared_data``);
+  tests that use it are marked ``corpus`` automatically and skip with a reason
+  when it is absent.
+
+Helpers for collection time (e.g. ``pytest.mark.parametrize``) are importable from
+test modules as ``from conftest import manifest_rows, shared_data_dir, SAMPLE_DIR``.
+"""
+
+from __future__ import annotations
+
+import csv
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+SAMPLE_DIR = REPO_ROOT / "tests" / "data"
+SAMPLE_MANIFEST = SAMPLE_DIR / "MANIFEST.csv"
+SHARED_DATA_ABSENT = "../shared/data is absent (the corpus lives beside the checkout; see README)"
+
+
+def shared_data_dir() -> Path:
+    """Return the shared corpus folder, ``../shared/data`` beside the checkout.
+
+    The path is returned whether or not it exists; use the ``shared_data`` fixture
+    in tests to skip when it is missing.
+    """
+    return Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
+
+def manifest_rows(manifest: Path | None = None) -> list[dict[str, str]]:
+    """Read a ``MANIFEST.csv`` into a list of rows (``csv.DictReader``).
+
+    Args:
+        manifest: the CSV to read; defaults to the shared corpus manifest
+            ``shared_data_dir() / "MANIFEST.csv"``. ``SAMPLE_MANIFEST`` is the one
+            for ``tests/data``.
+
+    Returns:
+        One dict per row, keyed by the header (``relative_path``, ``sha256``,
+        ``frames``, ``fps``, ``license_flags``, ``category``, ...; see
+        ``../shared/data/README.md``). All values are strings. ``relative_path`` is
+        relative to the manifest's folder. An empty list when the file is absent,
+        so that parametrising over it at collection time never crashes; tests that
+        need the corpus should also request the ``shared_data`` fixture.
+    """
+    path = shared_data_dir() / "MANIFEST.csv" if manifest is None else manifest
+    if not path.is_file():
+        return []
+    with path.open(newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """The shared corpus folder (``../shared/data``); skips the test when absent."""
+    path = shared_data_dir()
+    if not path.is_dir():
+        pytest.skip(SHARED_DATA_ABSENT)
+    return path
+
+
+@pytest.fixture(scope="session")
+def sample_dir() -> Path:
+    """The folder of sample clips shipped with the repository (``tests/data``)."""
+    return SAMPLE_DIR
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test that uses the shared corpus as ``corpus``."""
+    for item in items:
+        if "shared_data" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.corpus)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Fail fast when ``import motioncore`` found something else than this checkout's.
+
+    A ``tests/motioncore/__init__.py`` would make pytest put ``tests/`` first on
+    ``sys.path``, so that ``import motioncore`` silently imports the test folder.
+    """
+    module = sys.modules.get("motioncore")
+    if module is None:
+        return
+    expected = REPO_ROOT / "motioncore" / "__init__.py"
+    found = Path(getattr(module, "__file__", None) or "<namespace package>")
+    if found.resolve() != expected:
+        pytest.exit(
+            f"'import motioncore' loaded {found}, not {expected}: "
+            "test folders must not contain __init__.py files that shadow the package",
+            returncode=pytest.ExitCode.USAGE_ERROR,
+        )
