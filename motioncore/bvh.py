@@ -68,7 +68,9 @@ def load(
     """
     raw = read(source, frame_count=frame_count)
     if unit is not None and unit not in units.METRES_PER_UNIT:
-        raise BVHParseError(0, 0, f"Unknown unit {unit!r}; use one of {list(units.METRES_PER_UNIT)}.")
+        raise BVHParseError(
+            0, 0, f"Unknown unit {unit!r}; use one of {list(units.METRES_PER_UNIT)}."
+        )
     if up_axis is not None and up_axis not in ("Y", "Z"):
         raise BVHParseError(0, 0, f"Unknown up axis {up_axis!r}; use 'Y' or 'Z'.")
     try:
@@ -88,7 +90,9 @@ def _build_clip(
     columns = _channel_columns(raw)
     rotations = _rotations(raw, columns)
     sample = _sample_frames(raw.values.shape[0])
-    modes, mode_notes = _position_modes(raw, columns, offsets, parents, rotations, sample, position_mode)
+    modes, mode_notes = _position_modes(
+        raw, columns, offsets, parents, rotations, sample, position_mode
+    )
     translations = _translations(raw, columns, offsets, modes)
     positions = fk.forward_matrices(rotations[sample], translations[sample], parents)[1]
     positions = positions[:, units.body_joints(parents)]
@@ -116,6 +120,7 @@ def _build_clip(
         "conventions": {
             "unit": {**unit_guess.as_dict(), "used": unit_name, "overridden": unit is not None},
             "up_axis": {**up_guess.as_dict(), "used": up, "overridden": up_axis is not None},
+            "rest_up_axis": units.guess_rest_up_axis(offsets, parents).as_dict(),
             "position_channels": mode_notes,
         },
     }
@@ -148,8 +153,11 @@ def _rotations(raw: RawBVH, columns: list[NDArray[np.int64]]) -> FloatArray:
     full_orders: list[str] = []
     full_columns: list[list[int]] = []
     for j, joint in enumerate(raw.joints):
-        picks = [(c[0], int(col)) for c, col in zip(joint.channels, columns[j], strict=True)
-                 if c.endswith("rotation")]
+        picks = [
+            (c[0], int(col))
+            for c, col in zip(joint.channels, columns[j], strict=True)
+            if c.endswith("rotation")
+        ]
         order = "".join(axis for axis, _ in picks)
         if len(order) == 3:
             full_joints.append(j)
@@ -246,8 +254,11 @@ def _named(raw: RawBVH, how: Mapping[str, str]) -> list[tuple[int, str]]:
 
 
 def _position_axes(channels: tuple[str, ...], columns: NDArray[np.int64]) -> list[tuple[int, int]]:
-    return [("XYZ".index(c[0]), int(col)) for c, col in zip(channels, columns, strict=True)
-            if c.endswith("position")]
+    return [
+        ("XYZ".index(c[0]), int(col))
+        for c, col in zip(channels, columns, strict=True)
+        if c.endswith("position")
+    ]
 
 
 _SAME_RELATIVE = 0.02
@@ -308,7 +319,9 @@ def _apply_override(
     for name, mode in override.items():
         _check_mode(mode)
         if name not in names:
-            raise BVHParseError(0, 0, f"The position-mode override names an unknown joint {name!r}.")
+            raise BVHParseError(
+                0, 0, f"The position-mode override names an unknown joint {name!r}."
+            )
         out[names.index(name)] = mode
     return out
 

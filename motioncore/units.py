@@ -40,6 +40,7 @@ METRES_PER_UNIT: dict[str, float] = {
 REFERENCE_EXTENT_M = 1.55
 """Typical lowest-to-highest joint extent of a standing or walking adult (metres)."""
 _LOG_SIGMA = 0.25
+_PURE_AXIS = 0.995
 UP_AXIS_INDEX: dict[str, int] = {"Y": 1, "Z": 2}
 
 
@@ -53,7 +54,11 @@ class Guess:
 
     def as_dict(self) -> dict[str, object]:
         """JSON-able form."""
-        return {"value": self.value, "confidence": round(self.confidence, 3), "evidence": self.evidence}
+        return {
+            "value": self.value,
+            "confidence": round(self.confidence, 3),
+            "evidence": self.evidence,
+        }
 
 
 def body_joints(parents: NDArray[np.integer]) -> NDArray[np.int64]:
@@ -88,15 +93,39 @@ def guess_up_axis(positions: FloatArray) -> Guess:
     return Guess(axis, confidence, evidence)
 
 
+def guess_rest_up_axis(offsets: FloatArray, parents: NDArray[np.integer]) -> Guess:
+    """Up axis of the *zero pose* (OFFSETs only), which may differ from the world's.
+
+    Some files author the rest skeleton in one convention and turn it upright with
+    a root rotation (iClone ``RL_BoneRoot`` files: offsets Z-up, root rotated -90°
+    about X into a Y-up world). Evidence: the OFFSET lifting the body off the root
+    (the root's own, or its single child's for a carrier root) when it points
+    along Y or Z alone; otherwise the larger zero-pose body extent of Y and Z.
+    """
+    offsets = np.asarray(offsets, dtype=np.float64)
+    parents = np.asarray(parents)
+    root = int(np.flatnonzero(parents < 0)[0])
+    children = np.flatnonzero(parents == root)
+    lift = offsets[children[0]] if len(children) == 1 else offsets[root]
+    norm = float(np.linalg.norm(lift))
+    for axis in ("Y", "Z"):
+        if norm > 1e-9 and abs(float(lift[UP_AXIS_INDEX[axis]])) >= _PURE_AXIS * norm:
+            evidence = f"root-to-body OFFSET {np.round(lift, 4).tolist()} (file units)"
+            return Guess(axis, abs(float(lift[UP_AXIS_INDEX[axis]])) / norm, evidence)
+    rest = np.zeros_like(offsets)
+    for j, p in enumerate(parents):
+        rest[j] = offsets[j] if p < 0 else rest[p] + offsets[j]
+    guess = guess_up_axis(rest[None, body_joints(parents)])
+    return Guess(guess.value, guess.confidence, "zero-pose " + guess.evidence)
+
+
 def guess_unit(positions: FloatArray, up_axis: str) -> Guess:
     """Unit of ``positions [F, J, 3]`` (file units), judged by the body's height."""
     height = float(median_extents(positions)[UP_AXIS_INDEX[up_axis]])
     if height <= 0:
         return Guess("m", 0.0, "the body has no height; metres assumed")
     names = list(METRES_PER_UNIT)
-    distance = np.array(
-        [np.log(height * METRES_PER_UNIT[n] / REFERENCE_EXTENT_M) for n in names]
-    )
+    distance = np.array([np.log(height * METRES_PER_UNIT[n] / REFERENCE_EXTENT_M) for n in names])
     weights = np.exp(-0.5 * (distance / _LOG_SIGMA) ** 2)
     best = int(np.argmin(np.abs(distance)))
     total = float(weights.sum())

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import csv
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -54,6 +56,26 @@ def manifest_rows(manifest: Path | None = None) -> list[dict[str, str]]:
         return []
     with path.open(newline="", encoding="utf-8") as handle:
         return list(csv.DictReader(handle))
+
+
+def corpus_bvh_params(
+    keep: Callable[[dict[str, str]], bool] = lambda row: True,
+) -> list[Any]:
+    """``pytest.param`` per corpus BVH file whose MANIFEST row passes ``keep``.
+
+    Each param is ``(path, row)`` with the file's name as id. When the corpus is
+    absent, a single param skipped with :data:`SHARED_DATA_ABSENT`, so the test
+    shows up as skipped with the reason instead of vanishing.
+    """
+    rows = [r for r in manifest_rows() if r["relative_path"].endswith(".bvh") and keep(r)]
+    if not rows:
+        return [pytest.param(None, None, marks=pytest.mark.skip(reason=SHARED_DATA_ABSENT))]
+    base = shared_data_dir()
+    return [
+        pytest.param(base / r["relative_path"], r, id=r["relative_path"].removeprefix("bvh/"),
+                     marks=pytest.mark.corpus)
+        for r in rows
+    ]
 
 
 @pytest.fixture(scope="session")
