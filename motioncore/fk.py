@@ -8,8 +8,9 @@ local translations ``[F, J, 3]`` (metres, parent frame); ``parents [J]`` has
 Joints are processed a tree *level* at a time: every joint whose parent was
 finished in the previous level is updated in one vectorised step, so the Python
 loop runs over the tree depth (about 10 for a humanoid), never over frames.
-The work is done with 3×3 matrices (``matmul`` on stacks), which is cheaper
-than chained quaternion products.
+The work is done with 3×3 matrices laid out frames-last (``[J, 3, 3, F]``), so
+each product is nine long vector operations; that is cheaper than chained
+quaternion products or ``matmul`` on stacks of tiny matrices.
 """
 
 from __future__ import annotations
@@ -40,15 +41,38 @@ def _levels_cached(parents: tuple[int, ...]) -> tuple[NDArray[np.int64], ...]:
     return tuple(np.flatnonzero(depth == d) for d in range(int(depth.max(initial=-1)) + 1))
 
 
-def forward_matrices(
+def _matrices_soa(rotations: FloatArray) -> FloatArray:
+    """Rotation matrices ``[J, 3, 3, F]`` of local quaternions ``[F, J, 4]`` (frames last)."""
+    w, x, y, z = (np.ascontiguousarray(rotations[..., i].T) for i in range(4))
+    xx, yy, zz = x * x, y * y, z * z
+    xy, xz, yz = x * y, x * z, y * z
+    wx, wy, wz = w * x, w * y, w * z
+    m = np.empty((w.shape[0], 3, 3, w.shape[1]))
+    m[:, 0, 0] = 1.0 - 2.0 * (yy + zz)
+    m[:, 0, 1] = 2.0 * (xy - wz)
+    m[:, 0, 2] = 2.0 * (xz + wy)
+    m[:, 1, 0] = 2.0 * (xy + wz)
+    m[:, 1, 1] = 1.0 - 2.0 * (xx + zz)
+    m[:, 1, 2] = 2.0 * (yz - wx)
+    m[:, 2, 0] = 2.0 * (xz - wy)
+    m[:, 2, 1] = 2.0 * (yz + wx)
+    m[:, 2, 2] = 1.0 - 2.0 * (xx + yy)
+    return m
+
+
+def _forward_soa(
     rotations: FloatArray, translations: FloatArray, parents: NDArray[np.integer]
 ) -> tuple[FloatArray, FloatArray]:
-    """Global rotation matrices ``[F, J, 3, 3]`` and positions ``[F, J, 3]`` (metres)."""
-    local = quat.to_matrix(np.moveaxis(np.asarray(rotations, dtype=np.float64), 1, 0))
-    offsets = np.moveaxis(np.asarray(translations, dtype=np.float64), 1, 0)[..., None]
+    """Global matrices ``[J, 3, 3, F]`` and positions ``[J, 3, F]``, frames last.
+
+    The frames-last layout lets every 3×3 product run as nine long vector
+    operations (``einsum`` over ``F``) instead of many tiny matrix products.
+    """
     parents = np.asarray(parents)
+    local = _matrices_soa(np.asarray(rotations, dtype=np.float64))
+    offsets = np.ascontiguousarray(np.asarray(translations, dtype=np.float64).transpose(1, 2, 0))
     g_rot = np.empty_like(local)
-    g_pos = np.empty(offsets.shape)
+    g_pos = np.empty_like(offsets)
     for level in levels(parents):
         par = parents[level]
         if par[0] < 0:
@@ -56,9 +80,17 @@ def forward_matrices(
             g_pos[level] = offsets[level]
             continue
         parent_rot = g_rot[par]
-        g_rot[level] = parent_rot @ local[level]
-        g_pos[level] = g_pos[par] + parent_rot @ offsets[level]
-    return np.moveaxis(g_rot, 0, 1), np.moveaxis(g_pos[..., 0], 0, 1)
+        g_rot[level] = np.einsum("nikf,nkjf->nijf", parent_rot, local[level])
+        g_pos[level] = g_pos[par] + np.einsum("nikf,nkf->nif", parent_rot, offsets[level])
+    return g_rot, g_pos
+
+
+def forward_matrices(
+    rotations: FloatArray, translations: FloatArray, parents: NDArray[np.integer]
+) -> tuple[FloatArray, FloatArray]:
+    """Global rotation matrices ``[F, J, 3, 3]`` and positions ``[F, J, 3]`` (metres)."""
+    g_rot, g_pos = _forward_soa(rotations, translations, parents)
+    return g_rot.transpose(3, 0, 1, 2), g_pos.transpose(2, 0, 1)
 
 
 def forward(
@@ -77,7 +109,8 @@ def forward(
 
 def positions(clip: Clip) -> FloatArray:
     """World positions ``[F, J, 3]`` (metres, Y up) of every joint of ``clip``."""
-    return forward_matrices(clip.rotations, clip.translations, clip.skeleton.parents)[1]
+    g_pos = _forward_soa(clip.rotations, clip.translations, clip.skeleton.parents)[1]
+    return np.ascontiguousarray(g_pos.transpose(2, 0, 1))
 
 
 def rest_positions(offsets: FloatArray, parents: NDArray[np.integer]) -> FloatArray:
