@@ -43,9 +43,7 @@ CHANNEL_NAMES = {
 }
 _CHANNEL_LOOKUP = {name.lower(): canonical for name, canonical in CHANNEL_NAMES.items()}
 
-_FRAMES_RE = re.compile(
-    r"^[ \t]*Frames[ \t]*:[ \t]*(\S*)[ \t\r]*$", re.IGNORECASE | re.MULTILINE
-)
+_FRAMES_RE = re.compile(r"^[ \t]*Frames[ \t]*:[ \t]*(\S*)[ \t\r]*$", re.IGNORECASE | re.MULTILINE)
 _FRAME_TIME_RE = re.compile(
     r"^[ \t]*Frame[ \t]*Time[ \t]*:[ \t]*(\S*)[ \t\r]*$", re.IGNORECASE | re.MULTILINE
 )
@@ -293,7 +291,9 @@ def _parse_channels(cursor: _Cursor) -> tuple[str, ...]:
     try:
         count = int(count_token.text)
     except ValueError:
-        raise _error(count_token, f"CHANNELS needs a count, not {_quote(count_token.text)}.") from None
+        raise _error(
+            count_token, f"CHANNELS needs a count, not {_quote(count_token.text)}."
+        ) from None
     if not 0 <= count <= MAX_CHANNELS_PER_JOINT:
         raise _error(count_token, f"A joint cannot have {count} channels.")
     names = []
@@ -301,7 +301,9 @@ def _parse_channels(cursor: _Cursor) -> tuple[str, ...]:
         token = cursor.next(f"{count} channel names after CHANNELS on line {keyword.line}")
         canonical = _CHANNEL_LOOKUP.get(token.text.lower())
         if canonical is None:
-            raise _error(token, f"Unknown channel name {_quote(token.text)} (expected e.g. Xrotation).")
+            raise _error(
+                token, f"Unknown channel name {_quote(token.text)} (expected e.g. Xrotation)."
+            )
         names.append(canonical)
     if len(set(names)) != len(names):
         raise _error(keyword, "A channel is listed twice for the same joint.")
@@ -329,7 +331,11 @@ def _parse_float(token: Token, what: str) -> float:
 
 
 def parse_motion_header(motion: str, first_line: int) -> tuple[int, float, str, int]:
-    """``(declared_frames, frame_time_s, data_text, data_first_line)`` of the MOTION section."""
+    """``(declared_frames, frame_time_s, data_text, data_first_line)`` of the MOTION section.
+
+    ``data_text`` starts right after the ``Frame Time:`` value, so its first line is
+    the (empty) rest of that line: ``data_first_line`` is the Frame Time line.
+    """
     frames_match = _FRAMES_RE.search(motion)
     time_match = _FRAME_TIME_RE.search(motion)
     if frames_match is None:
@@ -342,7 +348,7 @@ def parse_motion_header(motion: str, first_line: int) -> tuple[int, float, str, 
     frame_time = _frame_time_value(time_match.group(1), time_line)
     _check_motion_preamble(motion, first_line, frames_match, time_match)
     data_start = time_match.end()
-    return frames, frame_time, motion[data_start:], time_line + 1
+    return frames, frame_time, motion[data_start:], time_line
 
 
 def _check_motion_preamble(
@@ -350,10 +356,14 @@ def _check_motion_preamble(
 ) -> None:
     if time.start() < frames.start():
         raise BVHParseError(
-            first_line + motion.count("\n", 0, time.start()), 1,
+            first_line + motion.count("\n", 0, time.start()),
+            1,
             "'Frame Time:' must come after 'Frames:'.",
         )
-    for gap, at in ((motion[: frames.start()], 0), (motion[frames.end() : time.start()], frames.end())):
+    for gap, at in (
+        (motion[: frames.start()], 0),
+        (motion[frames.end() : time.start()], frames.end()),
+    ):
         junk = gap.split()
         if junk:
             line = first_line + motion.count("\n", 0, at + gap.find(junk[0]))
@@ -364,7 +374,9 @@ def _frames_value(text: str, line: int, column: int) -> int:
     try:
         frames = int(text)
     except ValueError:
-        raise BVHParseError(line, 1, f"'Frames:' needs a whole number, not {_quote(text)}.") from None
+        raise BVHParseError(
+            line, 1, f"'Frames:' needs a whole number, not {_quote(text)}."
+        ) from None
     if not 0 < frames <= MAX_FRAMES:
         raise BVHParseError(line, 1, f"'Frames: {frames}' is not a usable frame count.")
     return frames
@@ -422,7 +434,8 @@ def _raise_first_bad_value(data: str, first_line: int, channels: int) -> None:
         if len(words) != channels:
             column = words[min(len(words), channels) - 1].end() + 1 if words else 1
             raise BVHParseError(
-                line_no, column,
+                line_no,
+                column,
                 f"This frame line has {len(words)} values but the hierarchy declares {channels} channels.",
             )
 
