@@ -386,8 +386,16 @@ def dump(clip: Clip) -> str:
         np.savetxt(body, values, fmt=fmt, delimiter=" ")
     else:
         body.write("\n" * values.shape[0])
-    motion = f"MOTION\nFrames: {clip.num_frames}\nFrame Time: {1.0 / clip.fps:.9g}\n"
+    motion = f"MOTION\nFrames: {clip.num_frames}\nFrame Time: {_frame_time(clip):.10g}\n"
     return header + motion + body.getvalue()
+
+
+def _frame_time(clip: Clip) -> float:
+    """The source's ``Frame Time`` when the frame rate is unchanged, else ``1 / fps``."""
+    source = clip.meta.get("frame_time_s")
+    if isinstance(source, float) and abs(source * clip.fps - 1.0) < 1e-9:
+        return source
+    return 1.0 / clip.fps
 
 
 def save(clip: Clip, path: str | Path) -> None:

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from motioncore import bvh
 
@@ -70,5 +71,5 @@ def test_clean_writes_a_bvh_in_the_source_layout_and_a_report(sample_dir: Path, 
     cleaned = bvh.load(out)
     original = bvh.load(source)
     assert cleaned.skeleton.channels == original.skeleton.channels
-    assert cleaned.source.unit == "m" and cleaned.fps == 30
+    assert cleaned.source.unit == "m" and cleaned.fps == pytest.approx(30.0)
     assert np.isfinite(cleaned.rotations).all()
