@@ -1,0 +1,291 @@
+"""The cleaning stage: outliers, resampling, smoothing, foot contacts, foot skate.
+
+:func:`clean` runs, in this order (each stage optional):
+
+1. **3-sigma outlier repair** (:mod:`motioncore.outliers`) at the source rate,
+   before a spline or a filter can smear a glitch over its neighbours;
+2. **resampling** to ``fps`` (:mod:`motioncore.resample`);
+3. **smoothing** (:mod:`motioncore.smooth`): Savitzky-Golay or zero-phase
+   Butterworth at ``cutoff_ratio`` x the dominant frequency; off by default,
+   as any low-pass moves every joint (seed 000 §5.3 filters the *speed curve*
+   it analyses, not the motion it exports);
+4. **foot contacts** (:mod:`motioncore.contacts`);
+5. **foot-skate cleanup** (:mod:`motioncore.footskate`).
+
+The report compares the result with the *reference*: the input resampled to
+the output rate with nothing else done, so that it measures what cleaning (not
+resampling) changed. Skate is measured on the contacts found in step 4, on
+the clip entering step 5 (before) and on the result (after). Units: metres,
+seconds, Y up; skate in cm per contact frame; RMS changes in cm.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+from numpy.typing import NDArray
+
+from motioncore import contacts as contacts_mod
+from motioncore import fk, resample
+from motioncore import footskate as footskate_mod
+from motioncore import outliers as outliers_mod
+from motioncore import skeleton as skeleton_mod
+from motioncore import smooth as smooth_mod
+from motioncore.clip import Clip
+from motioncore.errors import MotionCoreError
+from motioncore.skeleton import JointRoles
+
+FloatArray = NDArray[np.float64]
+Progress = Callable[[float, str], None]
+SmoothMethod = Literal["none", "savgol", "butterworth"]
+
+
+@dataclass(frozen=True)
+class CleanReport:
+    """What :func:`clean` did (JSON-able through :meth:`as_dict`).
+
+    Attributes:
+        fps_in, fps_out: frame rates, Hz.
+        frames_in, frames_out: frame counts.
+        stages: the stages that ran, in order.
+        outlier_samples: (frame, joint) samples repaired by the 3-sigma rule.
+        butterworth_cutoff_hz: the cutoff used (``None`` unless Butterworth ran).
+        contact_frames: side -> number of contact frames (output rate).
+        contact_segments: side -> ``[start, stop)`` frame ranges of contact.
+        skate_before_cm_per_frame: side -> planted joint's mean horizontal
+            displacement during contact before the skate cleanup, cm per frame
+            (``None`` without contact frames).
+        skate_after_cm_per_frame: side -> the same after cleaning.
+        frames_changed: frames where some joint moved more than
+            ``changed_threshold_m`` from the reference.
+        rms_change_cm: RMS world displacement from the reference, cm, of the
+            ``non_leg`` joints (all but the descendants of the upper legs) and
+            of the ``legs`` (those descendants).
+        parameters: every keyword argument :func:`clean` ran with.
+        warnings: what could not be done, in words.
+    """
+
+    fps_in: float
+    fps_out: float
+    frames_in: int
+    frames_out: int
+    stages: tuple[str, ...]
+    outlier_samples: int
+    butterworth_cutoff_hz: float | None
+    contact_frames: dict[str, int]
+    contact_segments: dict[str, list[tuple[int, int]]]
+    skate_before_cm_per_frame: dict[str, float | None]
+    skate_after_cm_per_frame: dict[str, float | None]
+    frames_changed: int
+    rms_change_cm: dict[str, float]
+    parameters: dict[str, object]
+    warnings: tuple[str, ...] = field(default_factory=tuple)
+
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-able copy (tuples become lists)."""
+        return {
+            "fps_in": self.fps_in,
+            "fps_out": self.fps_out,
+            "frames_in": self.frames_in,
+            "frames_out": self.frames_out,
+            "stages": list(self.stages),
+            "outlier_samples": self.outlier_samples,
+            "butterworth_cutoff_hz": self.butterworth_cutoff_hz,
+            "contact_frames": dict(self.contact_frames),
+            "contact_segments": {k: [list(s) for s in v] for k, v in self.contact_segments.items()},
+            "skate_before_cm_per_frame": dict(self.skate_before_cm_per_frame),
+            "skate_after_cm_per_frame": dict(self.skate_after_cm_per_frame),
+            "frames_changed": self.frames_changed,
+            "rms_change_cm": dict(self.rms_change_cm),
+            "parameters": dict(self.parameters),
+            "warnings": list(self.warnings),
+        }
+
+
+def clean(
+    clip: Clip,
+    *,
+    fps: float | None = None,
+    outliers: bool = True,
+    smooth: SmoothMethod = "none",
+    footskate: bool = True,
+    roles: JointRoles | None = None,
+    outlier_sigma: float = 3.0,
+    outlier_min_rotation_rad: float = 0.1,
+    outlier_min_translation_m: float = 0.02,
+    savgol_window_s: float = 0.2,
+    cutoff_ratio: float = smooth_mod.CUTOFF_RATIO,
+    speed_threshold_mps: float = 0.08,
+    height_threshold_m: float = 0.05,
+    floor_percentile: float = 5.0,
+    closing_s: float = 0.1,
+    blend_s: float = 0.1,
+    changed_threshold_m: float = 0.001,
+    progress: Progress | None = None,
+) -> tuple[Clip, CleanReport]:
+    """Clean ``clip`` (never modified) and report what was done.
+
+    Args:
+        clip: the clip (metres, Y up).
+        fps: output frame rate, Hz; ``None`` keeps the clip's.
+        outliers: run the 3-sigma repair (:func:`motioncore.outliers.motion`
+            with ``outlier_sigma``, ``outlier_min_rotation_rad`` (radians per
+            frame) and ``outlier_min_translation_m`` (metres per frame)).
+        smooth: ``"none"``, ``"savgol"`` (window ``savgol_window_s``,
+            seconds) or ``"butterworth"`` (cutoff ``cutoff_ratio`` x the
+            dominant frequency, seed 000 §5.3).
+        footskate: lock contacts and solve the legs (blend ``blend_s``, seconds).
+        roles: joint roles; inferred from the skeleton when ``None``.
+        speed_threshold_mps, height_threshold_m, floor_percentile, closing_s:
+            contact detection (:func:`motioncore.contacts.detect`; seed 002 §3.2).
+        changed_threshold_m: a frame counts as changed when a joint moved more
+            than this, metres.
+        progress: called with (fraction done in ``[0, 1]``, stage name).
+
+    Returns:
+        The cleaned clip (at ``fps``) and its :class:`CleanReport`.
+
+    Raises:
+        MotionCoreError: ``fps`` is not a positive number or ``smooth`` is unknown.
+    """
+    parameters = {k: v for k, v in locals().items() if k not in ("clip", "roles", "progress")}
+    if smooth not in ("none", "savgol", "butterworth"):
+        raise MotionCoreError(f"unknown smoothing {smooth!r}: use none, savgol or butterworth")
+    report = _Builder(clip, parameters, progress or _silent)
+    fps_out = float(fps) if fps is not None else clip.fps
+    work = clip
+    if outliers:
+        report.step(0.05, "outliers")
+        work, mask = outliers_mod.motion(
+            work,
+            n_sigma=outlier_sigma,
+            min_rotation_rad=outlier_min_rotation_rad,
+            min_translation_m=outlier_min_translation_m,
+        )
+        report.outlier_samples = int(np.count_nonzero(mask))
+    if fps is not None and not math.isclose(fps_out, clip.fps):
+        report.step(0.2, "resample")
+        work = resample.resample(work, fps_out)
+    if smooth != "none":
+        report.step(0.35, "smooth")
+        work = report.smoothed(work, smooth, savgol_window_s, cutoff_ratio)
+    roles = roles if roles is not None else skeleton_mod.infer(clip.skeleton)
+    report.step(0.5, "contacts")
+    found = contacts_mod.detect(
+        work,
+        roles,
+        speed_threshold_mps=speed_threshold_mps,
+        height_threshold_m=height_threshold_m,
+        floor_percentile=floor_percentile,
+        closing_s=closing_s,
+    )
+    before = fk.positions(work)
+    if footskate:
+        report.step(0.7, "footskate")
+        work = footskate_mod.cleanup(work, found, roles, blend_s=blend_s)
+    report.step(0.9, "report")
+    result = report.finish(work, found, roles, before, changed_threshold_m)
+    report.step(1.0, "done")
+    return work, result
+
+
+class _Builder:
+    """Collects what the stages of :func:`clean` did and builds the report."""
+
+    def __init__(self, clip: Clip, parameters: dict[str, object], progress: Progress) -> None:
+        self.clip = clip
+        self.parameters = parameters
+        self.progress = progress
+        self.stages: list[str] = []
+        self.warnings: list[str] = []
+        self.outlier_samples = 0
+        self.cutoff_hz: float | None = None
+
+    def step(self, fraction: float, stage: str) -> None:
+        if stage not in ("report", "done"):
+            self.stages.append(stage)
+        self.progress(fraction, stage)
+
+    def smoothed(self, clip: Clip, method: SmoothMethod, window_s: float, ratio: float) -> Clip:
+        if method == "savgol":
+            return smooth_mod.motion(clip, "savgol", window_s=window_s)[0]
+        out, cutoff = smooth_mod.motion(clip, "butterworth", cutoff_ratio=ratio)
+        if math.isnan(cutoff):
+            self.warnings.append("clip too short to find its dominant frequency: not smoothed")
+        else:
+            self.cutoff_hz = cutoff
+        return out
+
+    def finish(
+        self,
+        work: Clip,
+        found: contacts_mod.Contacts,
+        roles: JointRoles,
+        before: FloatArray,
+        changed_threshold_m: float,
+    ) -> CleanReport:
+        after = fk.positions(work)
+        reference = fk.positions(_reference(self.clip, work.fps))
+        moved = np.linalg.norm(after - reference, axis=-1)
+        legs = _leg_joints(work.skeleton.parents, roles)
+        skate_before: dict[str, float | None] = {}
+        skate_after: dict[str, float | None] = {}
+        for foot in found.feet:
+            skate_before[foot.side] = _finite(footskate_mod.skate_cm_per_frame(before, foot))
+            skate_after[foot.side] = _finite(footskate_mod.skate_cm_per_frame(after, foot))
+            if foot.frames == 0:
+                self.warnings.append(f"{foot.side} foot: no contact frames found")
+            elif None in (roles.get(f"{foot.side}_upper_leg"), roles.get(f"{foot.side}_lower_leg")):
+                self.warnings.append(
+                    f"{foot.side} leg: joints unresolved, its skate is not cleaned"
+                )
+        if not found.feet:
+            self.warnings.append("no foot joints resolved: contacts and foot skate skipped")
+        return CleanReport(
+            fps_in=self.clip.fps,
+            fps_out=work.fps,
+            frames_in=self.clip.num_frames,
+            frames_out=work.num_frames,
+            stages=tuple(self.stages),
+            outlier_samples=self.outlier_samples,
+            butterworth_cutoff_hz=self.cutoff_hz,
+            contact_frames={f.side: f.frames for f in found.feet},
+            contact_segments={f.side: contacts_mod.segments(f.contact) for f in found.feet},
+            skate_before_cm_per_frame=skate_before,
+            skate_after_cm_per_frame=skate_after,
+            frames_changed=int(np.count_nonzero(np.any(moved > changed_threshold_m, axis=1))),
+            rms_change_cm={"non_leg": _rms_cm(moved[:, ~legs]), "legs": _rms_cm(moved[:, legs])},
+            parameters=self.parameters,
+            warnings=tuple(self.warnings),
+        )
+
+
+def _reference(clip: Clip, fps: float) -> Clip:
+    """The input at the output rate, nothing else changed."""
+    return clip if math.isclose(fps, clip.fps) else resample.resample(clip, fps)
+
+
+def _leg_joints(parents: NDArray[np.integer], roles: JointRoles) -> NDArray[np.bool_]:
+    """``[J]`` true for the descendants of either upper leg (the upper legs excluded)."""
+    tops = [j for j in (roles.get("left_upper_leg"), roles.get("right_upper_leg")) if j is not None]
+    legs = np.zeros(len(parents), dtype=bool)
+    for j, p in enumerate(np.asarray(parents)):  # parents precede children
+        legs[j] = p >= 0 and (bool(legs[p]) or int(p) in tops)
+    return legs
+
+
+def _rms_cm(moved: FloatArray) -> float:
+    """Root mean square of displacements (metres) in centimetres; 0 when empty."""
+    return float(np.sqrt(np.mean(moved**2)) * 100.0) if moved.size else 0.0
+
+
+def _finite(value: float) -> float | None:
+    return value if math.isfinite(value) else None
+
+
+def _silent(fraction: float, stage: str) -> None:
+    """The default progress callback: ignore."""
