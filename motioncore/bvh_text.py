@@ -48,6 +48,7 @@ _FRAME_TIME_RE = re.compile(
     r"^[ \t]*Frame[ \t]*Time[ \t]*:[ \t]*(\S*)[ \t\r]*$", re.IGNORECASE | re.MULTILINE
 )
 _MOTION_RE = re.compile(r"^[ \t]*MOTION[ \t\r]*$", re.MULTILINE)
+_NON_BLANK_RE = re.compile(r"\S")
 
 
 @dataclass(frozen=True)
@@ -124,7 +125,8 @@ def decode(source: Source) -> tuple[str, str]:
 
 
 def _looks_like_path(text: str) -> bool:
-    return len(text) < 4096 and not text.lstrip().upper().startswith("HIERARCHY")
+    stripped = text.strip()  # blank text is an empty BVH file, not the path "" (the cwd)
+    return len(text) < 4096 and bool(stripped) and not stripped.upper().startswith("HIERARCHY")
 
 
 def _read_bytes(source: Source) -> bytes | None:
@@ -234,6 +236,8 @@ def parse_hierarchy(tokens: list[Token], end_line: int) -> tuple[tuple[RawJoint,
     while (token := cursor.peek()) is not None:
         if token.text.upper() == "JOINT":
             notes.append(f"Line {token.line}: a top-level JOINT was read as a ROOT.")
+        elif token.text == "}":
+            raise _error(token, "This '}' has no matching '{' (the braces are unbalanced).")
         elif token.text.upper() != "ROOT":
             raise _error(token, f"Expected ROOT but found {_quote(token.text)}.")
         _parse_joint(cursor, joints, parent=-1)
@@ -280,9 +284,14 @@ def _parse_end_site(cursor: _Cursor, keyword: Token, joints: list[RawJoint], par
 
 
 def _parse_offset(cursor: _Cursor) -> tuple[float, float, float]:
-    cursor.expect("OFFSET")
-    x, y, z = (_parse_float(cursor.next("an OFFSET value"), "OFFSET value") for _ in range(3))
-    return (x, y, z)
+    keyword = cursor.expect("OFFSET")
+    values: list[float] = []
+    for count in range(3):
+        token = cursor.next("an OFFSET value")
+        if token.line != keyword.line and _number(token.text) is None:
+            raise _error(keyword, f"OFFSET needs three numbers but only {count} follow it.")
+        values.append(_parse_float(token, "OFFSET value"))
+    return (values[0], values[1], values[2])
 
 
 def _parse_channels(cursor: _Cursor) -> tuple[str, ...]:
@@ -317,11 +326,25 @@ def _peek_is(cursor: _Cursor, word: str) -> bool:
     return token.text.upper() == word.upper()
 
 
-def _parse_float(token: Token, what: str) -> float:
+def _number(text: str) -> float | None:
+    """``float(text)`` for the numbers ``np.loadtxt`` reads, else ``None``.
+
+    Python's ``float`` also takes ``1_000`` and non-ASCII digits, which the frame
+    data's fast path rejects; refusing them everywhere keeps header and frame
+    lines, and the fast and slow paths, in agreement.
+    """
+    if not text.isascii() or "_" in text:
+        return None
     try:
-        value = float(token.text)
+        return float(text)
     except ValueError:
-        raise _error(token, f"The {what} {_quote(token.text)} is not a number.") from None
+        return None
+
+
+def _parse_float(token: Token, what: str) -> float:
+    value = _number(token.text)
+    if value is None:
+        raise _error(token, f"The {what} {_quote(token.text)} is not a number.")
     if not math.isfinite(value):
         raise _error(token, f"The {what} {_quote(token.text)} is not a finite number.")
     return value
@@ -396,10 +419,16 @@ def parse_values(data: str, first_line: int, channels: int) -> NDArray[np.float6
     """``[F, channels]`` floats of the frame lines (blank lines skipped).
 
     The fast path is one ``np.loadtxt`` call; on any problem a line-by-line scan
-    finds the first bad token and raises a located error.
+    finds the first bad token and raises a located error. ``first_line`` is the
+    line ``data`` starts on (the rest of the ``Frame Time:`` line). A skeleton
+    without channels has blank frame lines, so any value there is an error and the
+    result has no rows (the caller trusts ``Frames:``).
     """
     if channels == 0:
-        return np.zeros((_count_data_lines(data), 0))
+        _raise_first_bad_value(data, first_line, 0)
+        return np.zeros((0, 0))
+    if _NON_BLANK_RE.search(data) is None:
+        raise BVHParseError(first_line + 1, 1, "The file has no frame lines (it may be truncated).")
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error")
@@ -408,16 +437,12 @@ def parse_values(data: str, first_line: int, channels: int) -> NDArray[np.float6
         _raise_first_bad_value(data, first_line, channels)
         raise BVHParseError(first_line, 1, "The frame data could not be read.") from None
     if values.shape[0] == 0:
-        raise BVHParseError(first_line, 1, "The file has no frame lines (it may be truncated).")
+        raise BVHParseError(first_line + 1, 1, "The file has no frame lines (it may be truncated).")
     if values.shape[1] != channels:
         _raise_first_bad_value(data, first_line, channels)
     if not np.isfinite(values).all():
         _raise_first_bad_value(data, first_line, channels)
     return values
-
-
-def _count_data_lines(data: str) -> int:
-    return sum(1 for line in data.split("\n") if line.strip())
 
 
 def _data_lines(data: str, first_line: int) -> Iterator[tuple[int, str]]:
@@ -432,21 +457,29 @@ def _raise_first_bad_value(data: str, first_line: int, channels: int) -> None:
         for match in words:
             _check_value(match.group(), line_no, match.start() + 1)
         if len(words) != channels:
-            column = words[min(len(words), channels) - 1].end() + 1 if words else 1
             raise BVHParseError(
                 line_no,
-                column,
-                f"This frame line has {len(words)} values but the hierarchy declares {channels} channels.",
+                _count_mismatch_column(words, channels),
+                f"This frame line has {len(words)} values but the hierarchy declares "
+                f"{channels} channels.",
             )
+
+
+def _count_mismatch_column(words: list[re.Match[str]], channels: int) -> int:
+    """1-based column to blame on a frame line with the wrong number of values."""
+    if not words:
+        return 1
+    if channels == 0:
+        return words[0].start() + 1  # the first value is already one too many
+    return words[min(len(words), channels) - 1].end() + 1  # just after the last expected one
 
 
 def _check_value(text: str, line: int, column: int) -> None:
     if len(text) > MAX_VALUE_BYTES:
         raise BVHParseError(line, column, "A value on this frame line is absurdly long.")
-    try:
-        value = float(text)
-    except ValueError:
-        raise BVHParseError(line, column, f"The value {_quote(text)} is not a number.") from None
+    value = _number(text)
+    if value is None:
+        raise BVHParseError(line, column, f"The value {_quote(text)} is not a number.")
     if not math.isfinite(value):
         raise BVHParseError(line, column, f"The value {_quote(text)} is not a finite number.")
 
@@ -469,12 +502,18 @@ def read(source: Source, *, frame_count: str = "error") -> RawBVH:
     present: ``"error"`` (default; a short file is usually truncated) raises
     :class:`BVHParseError`, ``"warn"`` keeps the frames present and records a warning.
     """
+    if frame_count not in ("error", "warn"):
+        raise BVHParseError(
+            0, 0, f"The frame_count policy must be 'error' or 'warn', not {_quote(frame_count)}."
+        )
     text, endings = decode(source)
     header, _, motion, motion_line = split_sections(text)
     joints, notes = parse_hierarchy(tokenize(header), motion_line)
     declared, frame_time, data, data_line = parse_motion_header(motion, motion_line)
     channels = sum(len(j.channels) for j in joints)
     values = parse_values(data, data_line, channels)
+    if channels == 0:  # blank frame lines carry nothing to count: trust 'Frames:'
+        values = np.zeros((declared, 0))
     notes += _frame_count_check(values.shape[0], declared, data, data_line, frame_count)
     return RawBVH(joints, frame_time, values, declared, tuple(notes), endings)
 

@@ -34,11 +34,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     handler = {"validate": _validate, "clean": _clean, "info": _info}[args.command]
-    return int(handler(args))
+    return handler(args)
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m motioncore", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m motioncore", description=__doc__.split("\n")[0]
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     validate = commands.add_parser("validate", help="check a BVH file and print its report")
     _add_load_options(validate)
@@ -55,18 +57,31 @@ def _parser() -> argparse.ArgumentParser:
 
 def _add_load_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", type=Path, help="a .bvh file")
-    parser.add_argument("--unit", choices=["m", "dm", "cm", "mm", "inch", "cmu"],
-                        help="override the unit guess")
+    parser.add_argument(
+        "--unit", choices=["m", "dm", "cm", "mm", "inch", "cmu"], help="override the unit guess"
+    )
     parser.add_argument("--up", choices=["Y", "Z"], help="override the up-axis guess")
-    parser.add_argument("--position-mode", choices=["add", "replace"],
-                        help="override how position channels combine with OFFSETs")
-    parser.add_argument("--frame-count", choices=["error", "warn"], default="error",
-                        help="what a wrong 'Frames:' count does (default: error)")
+    parser.add_argument(
+        "--position-mode",
+        choices=["add", "replace"],
+        help="override how position channels combine with OFFSETs",
+    )
+    parser.add_argument(
+        "--frame-count",
+        choices=["error", "warn"],
+        default="error",
+        help="what a wrong 'Frames:' count does (default: error)",
+    )
 
 
 def _load(args: argparse.Namespace) -> Clip:
-    return bvh.load(args.file, unit=args.unit, up_axis=args.up,
-                    position_mode=args.position_mode, frame_count=args.frame_count)
+    return bvh.load(
+        args.file,
+        unit=args.unit,
+        up_axis=args.up,
+        position_mode=args.position_mode,
+        frame_count=args.frame_count,
+    )
 
 
 def _print_json(payload: dict[str, Any], out: TextIO = sys.stdout) -> None:
@@ -81,8 +96,11 @@ def _json_default(value: object) -> object:
 
 
 def _fail(args: argparse.Namespace, error: MotionCoreError) -> int:
-    as_dict = error.as_dict() if hasattr(error, "as_dict") else {"line": 0, "column": 0,
-                                                                  "message": str(error)}
+    as_dict = (
+        error.as_dict()
+        if hasattr(error, "as_dict")
+        else {"line": 0, "column": 0, "message": str(error)}
+    )
     if getattr(args, "json", False):
         _print_json({"valid": False, "file": str(args.file), "error": as_dict})
     else:
@@ -121,9 +139,11 @@ def _print_summary(result: dict[str, Any]) -> None:
     lines = [
         f"  joints       {result['joints']} (+{result['end_sites']} end sites), "
         f"{result['channels']} channels, roots {', '.join(result['roots'])}",
-        f"  frames       {result['frames']} at {result['fps']:.3f} fps = {result['duration_s']:.3f} s",
+        f"  frames       {result['frames']} at {result['fps']:.3f} fps"
+        f" = {result['duration_s']:.3f} s",
         f"  rotation     {', '.join(f'{k} x{v}' for k, v in result['rotation_orders'].items())}",
-        f"  unit         {unit['used']} (guess {unit['value']}, confidence {unit['confidence']:.2f})",
+        f"  unit         {unit['used']} (guess {unit['value']},"
+        f" confidence {unit['confidence']:.2f})",
         f"  up axis      {up['used']} (guess {up['value']}, confidence {up['confidence']:.2f})",
         f"  body         height {result['body']['height_m']:.2f} m, "
         f"lowest foot {_metres(result['body']['lowest_foot_m'])}",
@@ -150,8 +170,12 @@ def _clean(args: argparse.Namespace) -> int:
     except MotionCoreError as error:
         return _fail(args, error)
     bvh.save(cleaned, args.output)
-    summary = {"valid": True, "file": str(args.file), "output": str(args.output),
-               "report": result.as_dict()}
+    summary = {
+        "valid": True,
+        "file": str(args.file),
+        "output": str(args.output),
+        "report": result.as_dict(),
+    }
     if args.json:
         _print_json(summary)
     else:
@@ -167,7 +191,7 @@ def _progress_bar(stream: TextIO) -> Any:
     width = 30
 
     def draw(fraction: float, stage: str) -> None:
-        done = int(round(max(0.0, min(1.0, fraction)) * width))
+        done = round(max(0.0, min(1.0, fraction)) * width)
         stream.write(f"\r[{'#' * done}{' ' * (width - done)}] {fraction:4.0%} {stage:<30.30}")
         if fraction >= 1.0:
             stream.write("\n")

@@ -65,7 +65,8 @@ class Skeleton:
         leaf[self.parents[self.parents >= 0]] = False
         declared = np.array([k == "End Site" for k in self.kinds], dtype=bool)
         no_channels = np.array([len(c) == 0 for c in self.channels], dtype=bool)
-        return declared | (leaf & no_channels)
+        end: NDArray[np.bool_] = declared | (leaf & no_channels)
+        return end
 
     @property
     def roots(self) -> IntArray:

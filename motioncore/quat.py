@@ -18,7 +18,11 @@ FloatArray = NDArray[np.float64]
 
 EULER_ORDERS: tuple[str, ...] = ("XYZ", "XZY", "YXZ", "YZX", "ZXY", "ZYX")
 _AXIS_INDEX = {"X": 0, "Y": 1, "Z": 2}
-_GIMBAL_EPS = 1e-9
+_GIMBAL_EPS = 1e-12
+"""cos(middle angle) below which ``to_euler`` treats the rotation as gimbal-locked."""
+_OPPOSITE_EPS = 1e-24
+"""``1 + dot(u, v)`` below which ``between`` treats ``u`` and ``v`` as opposite (angle
+within 1e-12 rad of pi, where any perpendicular axis is as good as the true one)."""
 
 
 def identity(shape: tuple[int, ...] = ()) -> FloatArray:
@@ -32,15 +36,15 @@ def normalize(q: ArrayLike) -> FloatArray:
     """Unit quaternions ``[..., 4]``; a zero quaternion becomes the identity."""
     q = np.asarray(q, dtype=np.float64)
     norm = np.linalg.norm(q, axis=-1, keepdims=True)
-    out = np.divide(q, norm, out=np.zeros_like(q), where=norm > 0)
+    out: FloatArray = np.divide(q, norm, out=np.zeros_like(q), where=norm > 0)
     out[..., 0] = np.where(norm[..., 0] > 0, out[..., 0], 1.0)
     return out
 
 
 def conjugate(q: ArrayLike) -> FloatArray:
     """Conjugate (the inverse of a unit quaternion) ``[..., 4]``."""
-    q = np.asarray(q, dtype=np.float64)
-    return q * np.array([1.0, -1.0, -1.0, -1.0])
+    out: FloatArray = np.asarray(q, dtype=np.float64) * np.array([1.0, -1.0, -1.0, -1.0])
+    return out
 
 
 inverse = conjugate
@@ -104,23 +108,39 @@ def from_matrix(m: ArrayLike) -> FloatArray:
     candidates = np.stack(
         [
             np.stack(
-                [1.0 + trace, m[..., 2, 1] - m[..., 1, 2], m[..., 0, 2] - m[..., 2, 0],
-                 m[..., 1, 0] - m[..., 0, 1]],
+                [
+                    1.0 + trace,
+                    m[..., 2, 1] - m[..., 1, 2],
+                    m[..., 0, 2] - m[..., 2, 0],
+                    m[..., 1, 0] - m[..., 0, 1],
+                ],
                 axis=-1,
             ),
             np.stack(
-                [m[..., 2, 1] - m[..., 1, 2], 1.0 + m00 - m11 - m22,
-                 m[..., 0, 1] + m[..., 1, 0], m[..., 0, 2] + m[..., 2, 0]],
+                [
+                    m[..., 2, 1] - m[..., 1, 2],
+                    1.0 + m00 - m11 - m22,
+                    m[..., 0, 1] + m[..., 1, 0],
+                    m[..., 0, 2] + m[..., 2, 0],
+                ],
                 axis=-1,
             ),
             np.stack(
-                [m[..., 0, 2] - m[..., 2, 0], m[..., 0, 1] + m[..., 1, 0],
-                 1.0 - m00 + m11 - m22, m[..., 1, 2] + m[..., 2, 1]],
+                [
+                    m[..., 0, 2] - m[..., 2, 0],
+                    m[..., 0, 1] + m[..., 1, 0],
+                    1.0 - m00 + m11 - m22,
+                    m[..., 1, 2] + m[..., 2, 1],
+                ],
                 axis=-1,
             ),
             np.stack(
-                [m[..., 1, 0] - m[..., 0, 1], m[..., 0, 2] + m[..., 2, 0],
-                 m[..., 1, 2] + m[..., 2, 1], 1.0 - m00 - m11 + m22],
+                [
+                    m[..., 1, 0] - m[..., 0, 1],
+                    m[..., 0, 2] + m[..., 2, 0],
+                    m[..., 1, 2] + m[..., 2, 1],
+                    1.0 - m00 - m11 + m22,
+                ],
                 axis=-1,
             ),
         ],
@@ -195,20 +215,30 @@ def to_euler(q: ArrayLike, order: str) -> FloatArray:
     """Euler angles ``[..., 3]`` (radians) in ``order`` of unit quaternions ``[..., 4]``.
 
     The middle angle lies in ``[-pi/2, pi/2]``, the others in ``(-pi, pi]``. At
-    gimbal lock the last angle is set to zero.
+    gimbal lock the first angle takes the whole turn and the last is (to
+    rounding) zero.
+
+    The middle angle comes from ``atan2`` (not ``arcsin``, which loses half the
+    digits near ±pi/2) and the last angle from what remains once the first two
+    are undone, so ``from_euler(to_euler(q))`` gives back ``q`` to rounding
+    error even near gimbal lock.
     """
     i, j, k = _check_order(order)
     parity = 1.0 if (j - i) % 3 == 1 else -1.0
     m = to_matrix(q)
-    sin_b = np.clip(parity * m[..., i, k], -1.0, 1.0)
-    b = np.arcsin(sin_b)
-    a = np.arctan2(-parity * m[..., j, k], m[..., k, k])
-    c = np.arctan2(-parity * m[..., i, j], m[..., i, i])
-    locked = np.abs(sin_b) > 1.0 - _GIMBAL_EPS
-    if np.any(locked):
-        a_locked = np.arctan2(parity * m[..., k, j], m[..., j, j])
-        a = np.where(locked, a_locked, a)
-        c = np.where(locked, 0.0, c)
+    cos_b = np.hypot(m[..., i, i], m[..., i, j])
+    b = np.arctan2(parity * m[..., i, k], cos_b)
+    locked = cos_b < _GIMBAL_EPS
+    a = np.where(
+        locked,
+        np.arctan2(parity * m[..., k, j], m[..., j, j]),
+        np.arctan2(-parity * m[..., j, k], m[..., k, k]),
+    )
+    # Row j of R_i(-a) @ R is row j of R_k(c) = (.., cos c, ..) with sin c at column i.
+    cos_a, sin_a = np.cos(a), np.sin(a)
+    row_i = cos_a * m[..., j, i] + parity * sin_a * m[..., k, i]
+    row_j = cos_a * m[..., j, j] + parity * sin_a * m[..., k, j]
+    c = np.arctan2(parity * row_i, row_j)
     return np.stack([a, b, c], axis=-1)
 
 
@@ -263,23 +293,26 @@ def from_rotvec(v: ArrayLike) -> FloatArray:
     angle = np.linalg.norm(v, axis=-1)
     half = 0.5 * angle
     # sin(half)/angle, with its limit 1/2 near zero (Taylor series).
-    k = np.where(angle > 1e-8, np.sin(half) / np.where(angle > 1e-8, angle, 1.0),
-                 0.5 - angle**2 / 48.0)
+    k = np.where(
+        angle > 1e-8, np.sin(half) / np.where(angle > 1e-8, angle, 1.0), 0.5 - angle**2 / 48.0
+    )
     return np.concatenate([np.cos(half)[..., None], v * k[..., None]], axis=-1)
 
 
 def between(u: ArrayLike, v: ArrayLike) -> FloatArray:
-    """Shortest-arc unit quaternions ``[..., 4]`` turning directions ``u`` onto ``v`` (``[..., 3]``).
+    """Shortest-arc unit quaternions ``[..., 4]`` turning directions ``u`` onto ``v`` ``[..., 3]``.
 
-    Opposite vectors rotate by pi about an axis perpendicular to ``u``.
+    Opposite vectors rotate by pi about an axis perpendicular to ``u``. With
+    ``s = u + v`` (unit ``u``, ``v``), ``1 + dot(u, v) = |s|**2 / 2`` and
+    ``cross(u, v) = cross(u, s)``: both stay exact to rounding when ``v`` is
+    nearly ``-u``, where ``1 + dot(u, v)`` and ``cross(u, v)`` would cancel.
     """
-    u = np.asarray(u, dtype=np.float64)
-    v = np.asarray(v, dtype=np.float64)
-    u = u / np.maximum(np.linalg.norm(u, axis=-1, keepdims=True), 1e-12)
-    v = v / np.maximum(np.linalg.norm(v, axis=-1, keepdims=True), 1e-12)
-    w = 1.0 + np.sum(u * v, axis=-1, keepdims=True)
-    axis = np.cross(u, v)
-    opposite = w[..., 0] < 1e-9
+    u = _unit_vectors(u)
+    v = _unit_vectors(v)
+    s = u + v
+    w = 0.5 * np.sum(s * s, axis=-1, keepdims=True)
+    axis = np.cross(u, s)
+    opposite = w[..., 0] < _OPPOSITE_EPS
     if np.any(opposite):
         helper = np.where(np.abs(u[..., :1]) < 0.9, [1.0, 0.0, 0.0], [0.0, 1.0, 0.0])
         perp = np.cross(u, helper)
@@ -288,7 +321,14 @@ def between(u: ArrayLike, v: ArrayLike) -> FloatArray:
     return normalize(np.concatenate([w, axis], axis=-1))
 
 
+def _unit_vectors(v: ArrayLike) -> FloatArray:
+    """``v [..., 3]`` scaled to unit length (zero vectors stay zero)."""
+    arr = np.asarray(v, dtype=np.float64)
+    out: FloatArray = arr / np.maximum(np.linalg.norm(arr, axis=-1, keepdims=True), 1e-12)
+    return out
+
+
 def angle_between(a: ArrayLike, b: ArrayLike) -> FloatArray:
     """Rotation angle (radians, ``[0, pi]``) between unit quaternions ``a`` and ``b``."""
     dot = np.abs(np.sum(np.asarray(a, dtype=np.float64) * np.asarray(b, dtype=np.float64), axis=-1))
-    return 2.0 * np.arccos(np.clip(dot, 0.0, 1.0))
+    return np.asarray(2.0 * np.arccos(np.clip(dot, 0.0, 1.0)), dtype=np.float64)

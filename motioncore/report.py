@@ -43,7 +43,7 @@ def validation_report(clip: Clip, roles: JointRoles | None = None) -> dict[str, 
         "body": _body_summary(clip, roles),
         "roles": roles.as_dict(sk.names),
         "line_endings": meta.get("line_endings"),
-        "warnings": list(meta.get("warnings", [])) + _role_warnings(roles),
+        "warnings": _warnings(meta) + _role_warnings(roles),
         "joint_list": [
             {
                 "name": sk.names[j],
@@ -70,6 +70,11 @@ def _body_summary(clip: Clip, roles: JointRoles) -> dict[str, float | None]:
         "height_m": round(float(units.median_extents(body)[1]), 4),
         "lowest_foot_m": None if lowest is None else round(lowest, 4),
     }
+
+
+def _warnings(meta: dict[str, object]) -> list[str]:
+    found = meta.get("warnings", [])
+    return [str(w) for w in found] if isinstance(found, list | tuple) else []
 
 
 def _role_warnings(roles: JointRoles) -> list[str]:

@@ -57,7 +57,9 @@ def test_a_forest_loads_with_one_tree_per_actor_and_writes_back_the_same_layout(
     assert "JOINT Site" in text and "End Site" in text and "CHANNELS 2 Xrotation Zrotation" in text
     again = bvh.load(text, unit="cm")
     np.testing.assert_allclose(again.translations, clip.translations, atol=1e-12)
-    np.testing.assert_allclose(np.abs(np.sum(again.rotations * clip.rotations, -1)), 1.0, atol=1e-12)
+    np.testing.assert_allclose(
+        np.abs(np.sum(again.rotations * clip.rotations, -1)), 1.0, atol=1e-12
+    )
 
 
 def test_two_rotation_channels_compose_in_the_listed_order() -> None:
@@ -120,7 +122,9 @@ Frame Time: 0.1
 
 def test_position_mode_override_by_joint_name_and_for_all() -> None:
     text = TWO_ACTORS.replace("CHANNELS 2 Xrotation Zrotation", "CHANNELS 1 Yposition")
-    text = text.replace("30 45 5 100 0\n", "-90 5 100 0\n").replace("-30 0 0 100 5\n", "-90 0 100 5\n")
+    text = text.replace("30 45 5 100 0\n", "-90 5 100 0\n").replace(
+        "-30 0 0 100 5\n", "-90 0 100 5\n"
+    )
     replaced = bvh.load(text, unit="cm", position_mode={"A_Leg": "replace"})
     added = bvh.load(text, unit="cm", position_mode="add")
     assert replaced.translations[0, 1, 1] == pytest.approx(-0.9)

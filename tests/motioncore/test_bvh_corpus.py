@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import corpus_bvh_params
 
+from conftest import corpus_bvh_params
 from motioncore import bvh, bvh_text, fk, skeleton
 from motioncore.clip import Clip
 
@@ -120,8 +120,12 @@ def test_bone_lengths_are_what_the_convention_implies(path: Path, row: dict[str,
     np.testing.assert_allclose(bones, implied, rtol=1e-9, atol=1e-9)
     offsets = np.linalg.norm(sk.offsets[child], axis=-1)
     no_positions = np.array([not sk.position_axes(int(j)) for j in child])
-    np.testing.assert_allclose(bones[:, no_positions], np.broadcast_to(offsets[no_positions],
-                               bones[:, no_positions].shape), rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(
+        bones[:, no_positions],
+        np.broadcast_to(offsets[no_positions], bones[:, no_positions].shape),
+        rtol=1e-9,
+        atol=1e-9,
+    )
     decided = clip.meta["conventions"]["position_channels"]  # type: ignore[index]
     for name, how in decided["decided_by"].items():
         j = sk.index(name)
@@ -167,7 +171,9 @@ def test_locomotion_feet_reach_the_floor(path: Path, row: dict[str, str]) -> Non
     assert len(joints) >= 2
     lowest = float(fk.positions(clip)[:, joints, 1].min())
     key = row["relative_path"].removeprefix("bvh/")
-    assert abs(lowest) <= FLOOR_EXCEPTIONS_M.get(key, FLOOR_TOLERANCE_M), f"lowest foot {lowest:.3f} m"
+    assert abs(lowest) <= FLOOR_EXCEPTIONS_M.get(key, FLOOR_TOLERANCE_M), (
+        f"lowest foot {lowest:.3f} m"
+    )
 
 
 # --------------------------------------------------------------------------- units and axes
@@ -233,5 +239,6 @@ def test_manifest_note_parsing() -> None:
     assert expected_unit("Z-up; decimetres; 24 fps") == "dm"
     assert expected_unit("Y-up; ~cm (hip height ~80)") == "cm"
     assert expected_axes("offsets are Y-up but ... stands in a Z-up world", "Hips") == ("Z", "Y")
-    assert expected_axes("CC_Base_Hip-rooted files are Y-up, RL_BoneRoot-rooted files are Z-up",
-                         "RL_BoneRoot") == (None, "Z")
+    assert expected_axes(
+        "CC_Base_Hip-rooted files are Y-up, RL_BoneRoot-rooted files are Z-up", "RL_BoneRoot"
+    ) == (None, "Z")

@@ -18,7 +18,10 @@ ROOT = Path(__file__).resolve().parents[2]
 def run(*args: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "motioncore", *map(str, args)],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
 
 
@@ -61,7 +64,9 @@ def test_info_prints_a_summary(sample_dir: Path) -> None:
     assert "inch" in result.stdout and "up axis      Z" in result.stdout
 
 
-def test_clean_writes_a_bvh_in_the_source_layout_and_a_report(sample_dir: Path, tmp_path: Path) -> None:
+def test_clean_writes_a_bvh_in_the_source_layout_and_a_report(
+    sample_dir: Path, tmp_path: Path
+) -> None:
     source = sample_dir / "games105" / "walk60.bvh"
     out = tmp_path / "clean.bvh"
     result = run("clean", source, "-o", out, "--fps", "30", "--json")
