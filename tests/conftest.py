@@ -72,8 +72,12 @@ def corpus_bvh_params(
         return [pytest.param(None, None, marks=pytest.mark.skip(reason=SHARED_DATA_ABSENT))]
     base = shared_data_dir()
     return [
-        pytest.param(base / r["relative_path"], r, id=r["relative_path"].removeprefix("bvh/"),
-                     marks=pytest.mark.corpus)
+        pytest.param(
+            base / r["relative_path"],
+            r,
+            id=r["relative_path"].removeprefix("bvh/"),
+            marks=pytest.mark.corpus,
+        )
         for r in rows
     ]
 
