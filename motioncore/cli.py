@@ -49,6 +49,21 @@ def _parser() -> argparse.ArgumentParser:
     _add_load_options(clean)
     clean.add_argument("-o", "--output", required=True, type=Path, help="cleaned BVH path")
     clean.add_argument("--fps", type=float, default=None, help="resample to this frame rate")
+    clean.add_argument(
+        "--smooth",
+        choices=["none", "savgol", "butterworth"],
+        default="none",
+        help="low-pass filter the motion (default: none)",
+    )
+    clean.add_argument(
+        "--speed-threshold",
+        type=float,
+        default=0.08,
+        metavar="M_PER_S",
+        help="foot contact speed threshold, m/s (default 0.08, seed 002 §3.2)",
+    )
+    clean.add_argument("--no-outliers", action="store_true", help="skip the 3-sigma repair")
+    clean.add_argument("--no-footskate", action="store_true", help="skip the foot-skate cleanup")
     clean.add_argument("--json", action="store_true", help="print the cleaning report as JSON")
     info = commands.add_parser("info", help="print a short summary of a BVH file")
     _add_load_options(info)
@@ -166,7 +181,15 @@ def _clean(args: argparse.Namespace) -> int:
 
     try:
         clip = _load(args)
-        cleaned, result = clean.clean(clip, fps=args.fps, progress=_progress_bar(sys.stderr))
+        cleaned, result = clean.clean(
+            clip,
+            fps=args.fps,
+            smooth=args.smooth,
+            speed_threshold_mps=args.speed_threshold,
+            outliers=not args.no_outliers,
+            footskate=not args.no_footskate,
+            progress=_progress_bar(sys.stderr),
+        )
     except MotionCoreError as error:
         return _fail(args, error)
     bvh.save(cleaned, args.output)
