@@ -33,8 +33,8 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from motioncore import fk, quat, units
-from motioncore.bvh_text import RawBVH, Source, read
+from motioncore import bvh_fast, bvh_text, fk, quat, units
+from motioncore.bvh_text import RawBVH, Source
 from motioncore.clip import Clip, JointKind, PositionMode, Skeleton, SourceFormat, UpAxis
 from motioncore.errors import BVHParseError
 
@@ -43,6 +43,7 @@ FloatArray = NDArray[np.float64]
 Z_UP_TO_Y_UP = quat.from_axis_angle(np.array([1.0, 0.0, 0.0]), -np.pi / 2)
 """Rotation taking a Z-up world to Y-up: ``(x, y, z) -> (x, z, -y)``."""
 _DETECTION_FRAMES = 64
+_CHUNK_FRAMES = 1024
 
 
 def load(
@@ -66,7 +67,7 @@ def load(
     Raises:
         BVHParseError: for any malformed input or bad override.
     """
-    raw = read(source, frame_count=frame_count)
+    raw = read_raw(source, frame_count=frame_count)
     if unit is not None and unit not in units.METRES_PER_UNIT:
         raise BVHParseError(
             0, 0, f"Unknown unit {unit!r}; use one of {list(units.METRES_PER_UNIT)}."
@@ -77,6 +78,19 @@ def load(
         return _build_clip(raw, unit, up_axis, position_mode)
     except (ValueError, FloatingPointError, MemoryError) as exc:  # defensive: keep the contract
         raise BVHParseError(0, 0, f"The motion could not be interpreted: {exc}.") from exc
+
+
+def read_raw(source: Source, *, frame_count: str = "error") -> RawBVH:
+    """Parse ``source`` without interpreting it: the compiled fast path for large,
+    well-formed files (:mod:`motioncore.bvh_fast`), else the general reader
+    (:func:`motioncore.bvh_text.read`), which also explains every error."""
+    bvh_text.check_frame_count_policy(frame_count)
+    data = bvh_text.source_bytes(source)
+    if data is not None:
+        raw = bvh_fast.read(data, frame_count=frame_count)
+        if raw is not None:
+            return raw
+    return bvh_text.read(source if data is None else data, frame_count=frame_count)
 
 
 def _build_clip(
@@ -93,7 +107,7 @@ def _build_clip(
     modes, mode_notes = _position_modes(
         raw, columns, offsets, parents, rotations, sample, position_mode
     )
-    translations = _translations(raw, columns, offsets, modes)
+    translations = _translations(raw.values, raw, columns, offsets, modes)
     positions = fk.forward_matrices(rotations[sample], translations[sample], parents)[1]
     positions = positions[:, units.body_joints(parents)]
     up_guess = units.guess_up_axis(positions)
@@ -108,7 +122,8 @@ def _build_clip(
         channels=tuple(j.channels for j in raw.joints),
         kinds=tuple(_kind(j.kind) for j in raw.joints),
     )
-    rotations, translations = _to_internal(rotations, translations * scale, parents, up)
+    translations *= scale  # a fresh array: scaled in place to keep the peak memory low
+    rotations, translations = _to_internal(rotations, translations, parents, up)
     source_format = SourceFormat(
         metres_per_unit=scale, unit=unit_name, up_axis=up, position_modes=tuple(modes)
     )
@@ -167,8 +182,12 @@ def _rotations(raw: RawBVH, columns: list[NDArray[np.int64]]) -> FloatArray:
             cols = [col for _, col in picks]
             rotations[:, j] = _partial_euler(np.radians(raw.values[:, cols]), order)
     if full_joints:
-        angles = np.radians(raw.values[:, np.array(full_columns)])
-        rotations[:, full_joints] = quat.from_euler_mixed(angles, full_orders)
+        angle_columns = np.array(full_columns)
+        for lo in range(0, frames, _CHUNK_FRAMES):  # chunks bound the temporaries' memory
+            angles = np.radians(raw.values[lo : lo + _CHUNK_FRAMES, angle_columns])
+            rotations[lo : lo + _CHUNK_FRAMES, full_joints] = quat.from_euler_mixed(
+                angles, full_orders
+            )
     return rotations
 
 
@@ -183,10 +202,15 @@ def _partial_euler(angles: FloatArray, order: str) -> FloatArray:
 
 
 def _translations(
-    raw: RawBVH, columns: list[NDArray[np.int64]], offsets: FloatArray, modes: list[PositionMode]
+    values: FloatArray,
+    raw: RawBVH,
+    columns: list[NDArray[np.int64]],
+    offsets: FloatArray,
+    modes: list[PositionMode],
 ) -> FloatArray:
-    """``[F, J, 3]`` local translations (file units): OFFSETs with position channels applied."""
-    frames = raw.values.shape[0]
+    """``[F, J, 3]`` local translations (file units) of channel ``values [F, C]``:
+    the OFFSETs with the position channels applied."""
+    frames = values.shape[0]
     translations = np.empty((frames, len(raw.joints), 3))
     translations[...] = offsets
     for j, joint in enumerate(raw.joints):
@@ -194,7 +218,7 @@ def _translations(
             if name.endswith("position"):
                 axis = "XYZ".index(name[0])
                 base = offsets[j, axis] if modes[j] == "add" else 0.0
-                translations[:, j, axis] = base + raw.values[:, col]
+                translations[:, j, axis] = base + values[:, col]
     return translations
 
 
@@ -297,7 +321,7 @@ def _floor_mode(
     for mode in ("add", "replace"):
         trial = modes.copy()
         trial[joint] = mode
-        translations = _translations(raw, columns, offsets, trial)[sample]
+        translations = _translations(raw.values[sample], raw, columns, offsets, trial)
         positions = fk.forward_matrices(rotations[sample], translations, parents)[1][:, body]
         up = units.UP_AXIS_INDEX[units.guess_up_axis(positions).value]
         floor_gap[mode] = abs(float(positions[..., up].min()))

@@ -129,6 +129,15 @@ def _looks_like_path(text: str) -> bool:
     return len(text) < 4096 and bool(stripped) and not stripped.upper().startswith("HIERARCHY")
 
 
+def source_bytes(source: Source) -> bytes | None:
+    """The raw bytes of a path or bytes ``source``; ``None`` for BVH text given as ``str``."""
+    if isinstance(source, str):
+        if "\n" in source or "\r" in source or not _looks_like_path(source):
+            return None
+        return _read_bytes(Path(source))
+    return _read_bytes(source)
+
+
 def _read_bytes(source: Source) -> bytes | None:
     if isinstance(source, bytes | bytearray | memoryview):
         return bytes(source)
@@ -502,10 +511,7 @@ def read(source: Source, *, frame_count: str = "error") -> RawBVH:
     present: ``"error"`` (default; a short file is usually truncated) raises
     :class:`BVHParseError`, ``"warn"`` keeps the frames present and records a warning.
     """
-    if frame_count not in ("error", "warn"):
-        raise BVHParseError(
-            0, 0, f"The frame_count policy must be 'error' or 'warn', not {_quote(frame_count)}."
-        )
+    check_frame_count_policy(frame_count)
     text, endings = decode(source)
     header, _, motion, motion_line = split_sections(text)
     joints, notes = parse_hierarchy(tokenize(header), motion_line)
@@ -516,6 +522,14 @@ def read(source: Source, *, frame_count: str = "error") -> RawBVH:
         values = np.zeros((declared, 0))
     notes += _frame_count_check(values.shape[0], declared, data, data_line, frame_count)
     return RawBVH(joints, frame_time, values, declared, tuple(notes), endings)
+
+
+def check_frame_count_policy(frame_count: str) -> None:
+    """Raise :class:`BVHParseError` unless ``frame_count`` is ``"error"`` or ``"warn"``."""
+    if frame_count not in ("error", "warn"):
+        raise BVHParseError(
+            0, 0, f"The frame_count policy must be 'error' or 'warn', not {_quote(frame_count)}."
+        )
 
 
 def _frame_count_check(

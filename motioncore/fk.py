@@ -20,7 +20,6 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
-from motioncore import quat
 from motioncore.clip import Clip
 
 FloatArray = NDArray[np.float64]
@@ -103,8 +102,27 @@ def forward(
         translations: ``[F, J, 3]`` local translations, metres.
         parents: ``[J]`` parent indices, ``-1`` for roots.
     """
-    g_rot, g_pos = forward_matrices(rotations, translations, parents)
-    return quat.from_matrix(g_rot), g_pos
+    parents = np.asarray(parents)
+    g_pos = _forward_soa(rotations, translations, parents)[1]
+    local = np.ascontiguousarray(np.asarray(rotations, dtype=np.float64).transpose(1, 2, 0))
+    g_quat = np.empty_like(local)  # [J, 4, F]
+    for level in levels(parents):
+        par = parents[level]
+        g_quat[level] = local[level] if par[0] < 0 else _mul_soa(g_quat[par], local[level])
+    g_quat *= np.where(g_quat[:, :1] < 0.0, -1.0, 1.0)
+    return g_quat.transpose(2, 0, 1), g_pos.transpose(2, 0, 1)
+
+
+def _mul_soa(a: FloatArray, b: FloatArray) -> FloatArray:
+    """Hamilton products of quaternion stacks laid out ``[n, 4, F]``."""
+    aw, ax, ay, az = a[:, 0], a[:, 1], a[:, 2], a[:, 3]
+    bw, bx, by, bz = b[:, 0], b[:, 1], b[:, 2], b[:, 3]
+    out = np.empty_like(a)
+    out[:, 0] = aw * bw - ax * bx - ay * by - az * bz
+    out[:, 1] = aw * bx + ax * bw + ay * bz - az * by
+    out[:, 2] = aw * by - ax * bz + ay * bw + az * bx
+    out[:, 3] = aw * bz + ax * by - ay * bx + az * bw
+    return out
 
 
 def positions(clip: Clip) -> FloatArray:
