@@ -43,7 +43,7 @@ FloatArray = NDArray[np.float64]
 Z_UP_TO_Y_UP = quat.from_axis_angle(np.array([1.0, 0.0, 0.0]), -np.pi / 2)
 """Rotation taking a Z-up world to Y-up: ``(x, y, z) -> (x, z, -y)``."""
 _DETECTION_FRAMES = 64
-_CHUNK_FRAMES = 1024
+_CHUNK_FRAMES = 256
 
 
 def load(
