@@ -1,6 +1,7 @@
 """BVH in and out: :func:`load` a file into a :class:`~motioncore.clip.Clip`, :func:`dump` it back.
 
-``load`` accepts a path, BVH text or bytes; every malformed input raises
+``load`` accepts a path, BVH text or bytes (large well-formed files take the
+compiled fast path of :mod:`motioncore.bvh_fast`); every malformed input raises
 :class:`~motioncore.errors.BVHParseError` (line, column, message) and nothing
 else. The clip is in metres, Y up, quaternions ``(w, x, y, z)``; the file's
 unit, up axis, channel layout, rotation orders and position-channel conventions
@@ -12,13 +13,9 @@ Conventions decided here (and reported in ``clip.meta["conventions"]``):
 * **Frame-count mismatch** (``Frames:`` ≠ frame lines present) is an error by
   default, because it usually means a truncated file; ``frame_count="warn"``
   keeps the frames present and records a warning.
-* **Position channels** either *replace* the OFFSET or *add* to it, per joint.
-  Non-root joints: the mode whose result is nearer the OFFSET wins (the Bandai
-  Namco files repeat the OFFSET in the channels: *replace*; MakeHuman pose files
-  carry near-zero deltas: *add*). Roots: the mode that puts the lowest joint of
-  the clip nearest the floor wins (iClone: OFFSET y = 105 cm, channel y ≈ 7 cm:
-  *add*). A zero OFFSET makes both modes equal (reported as ``add``).
-  ``position_mode`` overrides the detection (one mode for all, or per joint name).
+* **Position channels** either *replace* the OFFSET or *add* to it, decided per
+  joint by :mod:`motioncore.bvh_conventions`; ``position_mode`` overrides the
+  detection (one mode for all, or per joint name).
 * **Units and up axis** are guessed by :mod:`motioncore.units` unless given.
 * **Euler angles on export** are the principal solution, unwrapped over time
   so curves stay continuous (values may leave ±180°).
@@ -33,7 +30,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from motioncore import bvh_fast, bvh_text, fk, quat, units
+from motioncore import bvh_conventions, bvh_fast, bvh_text, fk, quat, units
 from motioncore.bvh_text import RawBVH, Source
 from motioncore.clip import Clip, JointKind, PositionMode, Skeleton, SourceFormat, UpAxis
 from motioncore.errors import BVHParseError
@@ -104,10 +101,10 @@ def _build_clip(
     columns = _channel_columns(raw)
     rotations = _rotations(raw, columns)
     sample = _sample_frames(raw.values.shape[0])
-    modes, mode_notes = _position_modes(
+    modes, mode_notes = bvh_conventions.position_modes(
         raw, columns, offsets, parents, rotations, sample, position_mode
     )
-    translations = _translations(raw.values, raw, columns, offsets, modes)
+    translations = bvh_conventions.translations(raw.values, raw, columns, offsets, modes)
     positions = fk.forward_matrices(rotations[sample], translations[sample], parents)[1]
     positions = positions[:, units.body_joints(parents)]
     up_guess = units.guess_up_axis(positions)
@@ -201,158 +198,8 @@ def _partial_euler(angles: FloatArray, order: str) -> FloatArray:
     return q
 
 
-def _translations(
-    values: FloatArray,
-    raw: RawBVH,
-    columns: list[NDArray[np.int64]],
-    offsets: FloatArray,
-    modes: list[PositionMode],
-) -> FloatArray:
-    """``[F, J, 3]`` local translations (file units) of channel ``values [F, C]``:
-    the OFFSETs with the position channels applied."""
-    frames = values.shape[0]
-    translations = np.empty((frames, len(raw.joints), 3))
-    translations[...] = offsets
-    for j, joint in enumerate(raw.joints):
-        for name, col in zip(joint.channels, columns[j], strict=True):
-            if name.endswith("position"):
-                axis = "XYZ".index(name[0])
-                base = offsets[j, axis] if modes[j] == "add" else 0.0
-                translations[:, j, axis] = base + values[:, col]
-    return translations
-
-
 def _sample_frames(frames: int) -> NDArray[np.int64]:
     return np.unique(np.linspace(0, frames - 1, min(frames, _DETECTION_FRAMES)).astype(np.int64))
-
-
-# --------------------------------------------------------------------------- conventions
-
-
-def _position_modes(
-    raw: RawBVH,
-    columns: list[NDArray[np.int64]],
-    offsets: FloatArray,
-    parents: NDArray[np.int64],
-    rotations: FloatArray,
-    sample: NDArray[np.int64],
-    override: PositionMode | Mapping[str, PositionMode] | None,
-) -> tuple[list[PositionMode], dict[str, object]]:
-    """Per-joint position-channel mode, and a JSON-able account of the decision.
-
-    A joint whose channels repeat its OFFSET is ``replace``; one whose channels are
-    small deltas (or whose OFFSET is zero) is ``add``. For the rest (roots and
-    root-like joints such as Bandai Namco's ``Hips``, whose channels are world
-    positions), the mode that puts the clip's lowest joint nearest the floor wins.
-    """
-    modes: list[PositionMode] = ["add"] * len(raw.joints)
-    how: dict[str, str] = {}
-    undecided: list[int] = []
-    for j, joint in enumerate(raw.joints):
-        axes = _position_axes(joint.channels, columns[j])
-        if not axes:
-            continue
-        mode = _static_mode(raw.values[sample], offsets[j], axes)
-        if mode is None:
-            undecided.append(j)
-        else:
-            modes[j] = mode
-            how[joint.name] = "offset comparison"
-    for j in undecided:
-        modes[j] = _floor_mode(raw, columns, offsets, parents, rotations, sample, modes, j)
-        how[raw.joints[j].name] = "floor contact"
-    modes = _apply_override(raw, modes, override)
-    notes: dict[str, object] = {
-        "modes": {name: modes[raw_index] for raw_index, name in _named(raw, how)},
-        "decided_by": how,
-        "non_root_joints_with_position_channels": sum(
-            1 for j, _ in _named(raw, how) if parents[j] >= 0
-        ),
-        "overridden": override is not None,
-    }
-    return modes, notes
-
-
-def _named(raw: RawBVH, how: Mapping[str, str]) -> list[tuple[int, str]]:
-    return [(j, joint.name) for j, joint in enumerate(raw.joints) if joint.name in how]
-
-
-def _position_axes(channels: tuple[str, ...], columns: NDArray[np.int64]) -> list[tuple[int, int]]:
-    return [
-        ("XYZ".index(c[0]), int(col))
-        for c, col in zip(channels, columns, strict=True)
-        if c.endswith("position")
-    ]
-
-
-_SAME_RELATIVE = 0.02
-"""Channels within 2 % of the OFFSET length of a reference count as equal to it."""
-
-
-def _static_mode(
-    values: FloatArray, offset: FloatArray, axes: list[tuple[int, int]]
-) -> PositionMode | None:
-    channel = values[:, [col for _, col in axes]]
-    base = offset[[axis for axis, _ in axes]]
-    size = float(np.linalg.norm(base))
-    if size < 1e-9:
-        return "add"
-    as_delta = float(np.median(np.linalg.norm(channel, axis=1)))
-    as_absolute = float(np.median(np.linalg.norm(channel - base, axis=1)))
-    if as_absolute <= _SAME_RELATIVE * size:
-        return "replace"
-    if as_delta <= _SAME_RELATIVE * size:
-        return "add"
-    return None
-
-
-def _floor_mode(
-    raw: RawBVH,
-    columns: list[NDArray[np.int64]],
-    offsets: FloatArray,
-    parents: NDArray[np.int64],
-    rotations: FloatArray,
-    sample: NDArray[np.int64],
-    modes: list[PositionMode],
-    joint: int,
-) -> PositionMode:
-    floor_gap: dict[PositionMode, float] = {}
-    body = units.body_joints(parents)
-    for mode in ("add", "replace"):
-        trial = modes.copy()
-        trial[joint] = mode
-        translations = _translations(raw.values[sample], raw, columns, offsets, trial)
-        positions = fk.forward_matrices(rotations[sample], translations, parents)[1][:, body]
-        up = units.UP_AXIS_INDEX[units.guess_up_axis(positions).value]
-        floor_gap[mode] = abs(float(positions[..., up].min()))
-    return "add" if floor_gap["add"] <= floor_gap["replace"] else "replace"
-
-
-def _apply_override(
-    raw: RawBVH,
-    modes: list[PositionMode],
-    override: PositionMode | Mapping[str, PositionMode] | None,
-) -> list[PositionMode]:
-    if override is None:
-        return modes
-    if isinstance(override, str):
-        _check_mode(override)
-        return [override] * len(modes)
-    out = modes.copy()
-    names = [j.name for j in raw.joints]
-    for name, mode in override.items():
-        _check_mode(mode)
-        if name not in names:
-            raise BVHParseError(
-                0, 0, f"The position-mode override names an unknown joint {name!r}."
-            )
-        out[names.index(name)] = mode
-    return out
-
-
-def _check_mode(mode: str) -> None:
-    if mode not in ("add", "replace"):
-        raise BVHParseError(0, 0, f"Unknown position mode {mode!r}; use 'add' or 'replace'.")
 
 
 # --------------------------------------------------------------------------- axes

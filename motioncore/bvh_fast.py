@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from motioncore import bvh_text
+from motioncore import bvh_hierarchy, bvh_text
 from motioncore.bvh_text import RawBVH
 from motioncore.errors import BVHParseError
 
@@ -59,7 +59,7 @@ def read(data: bytes, *, frame_count: str = "error", min_bytes: int = MIN_BYTES)
         if header.count("\r") != header.count("\r\n"):
             return None  # lone CRs: the general path turns them into line ends
         motion_line = header.count("\n") + 1
-        joints, notes = bvh_text.parse_hierarchy(bvh_text.tokenize(header), motion_line)
+        joints, notes = bvh_hierarchy.parse_hierarchy(bvh_hierarchy.tokenize(header), motion_line)
         declared, frame_time, rest, _ = bvh_text.parse_motion_header(preamble, motion_line)
     except (UnicodeDecodeError, BVHParseError):
         return None  # the general path reports it, with the right location

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from motioncore import bvh, bvh_text, quat
+from motioncore import bvh, bvh_hierarchy, bvh_text, quat
 from motioncore.clip import Clip
 from motioncore.errors import BVHParseError
 
@@ -348,7 +348,7 @@ def test_unknown_keyword_inside_a_joint() -> None:
 
 
 def test_too_many_joints(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bvh_text, "MAX_JOINTS", 1)
+    monkeypatch.setattr(bvh_hierarchy, "MAX_JOINTS", 1)
     _assert_error_at(GOOD, 6, 3, "more than 1 joints")
 
 
