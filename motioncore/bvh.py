@@ -101,9 +101,10 @@ def _build_clip(
     columns = _channel_columns(raw)
     rotations = _rotations(raw, columns)
     sample = _sample_frames(raw.values.shape[0])
-    modes, mode_notes = bvh_conventions.position_modes(
-        raw, columns, offsets, parents, rotations, sample, position_mode
+    evidence = bvh_conventions.Evidence(
+        raw, columns, offsets, parents, raw.values[sample], rotations[sample]
     )
+    modes, mode_notes = bvh_conventions.position_modes(evidence, position_mode)
     translations = bvh_conventions.translations(raw.values, raw, columns, offsets, modes)
     positions = fk.forward_matrices(rotations[sample], translations[sample], parents)[1]
     positions = positions[:, units.body_joints(parents)]

@@ -15,6 +15,7 @@ Values are in file units; the decision uses up to 64 frames spread over the clip
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -48,14 +49,29 @@ def translations(
     return translations
 
 
+@dataclass(frozen=True)
+class Evidence:
+    """What the decision looks at: the file and a sample of its frames (file units).
+
+    Attributes:
+        raw: the parsed file.
+        columns: ``[J]`` each joint's column indices in ``raw.values``.
+        offsets: ``[J, 3]`` OFFSETs.
+        parents: ``[J]`` parent indices.
+        values: ``[S, C]`` channel values of the sampled frames.
+        rotations: ``[S, J, 4]`` local rotations of the sampled frames.
+    """
+
+    raw: RawBVH
+    columns: list[NDArray[np.int64]]
+    offsets: FloatArray
+    parents: NDArray[np.int64]
+    values: FloatArray
+    rotations: FloatArray
+
+
 def position_modes(
-    raw: RawBVH,
-    columns: list[NDArray[np.int64]],
-    offsets: FloatArray,
-    parents: NDArray[np.int64],
-    rotations: FloatArray,
-    sample: NDArray[np.int64],
-    override: PositionMode | Mapping[str, PositionMode] | None,
+    evidence: Evidence, override: PositionMode | Mapping[str, PositionMode] | None
 ) -> tuple[list[PositionMode], dict[str, object]]:
     """Per-joint position-channel mode, and a JSON-able account of the decision.
 
@@ -64,28 +80,29 @@ def position_modes(
     root-like joints such as Bandai Namco's ``Hips``, whose channels are world
     positions), the mode that puts the clip's lowest joint nearest the floor wins.
     """
+    raw = evidence.raw
     modes: list[PositionMode] = ["add"] * len(raw.joints)
     how: dict[str, str] = {}
     undecided: list[int] = []
     for j, joint in enumerate(raw.joints):
-        axes = _position_axes(joint.channels, columns[j])
+        axes = _position_axes(joint.channels, evidence.columns[j])
         if not axes:
             continue
-        mode = _static_mode(raw.values[sample], offsets[j], axes)
+        mode = _static_mode(evidence.values, evidence.offsets[j], axes)
         if mode is None:
             undecided.append(j)
         else:
             modes[j] = mode
             how[joint.name] = "offset comparison"
     for j in undecided:
-        modes[j] = _floor_mode(raw, columns, offsets, parents, rotations, sample, modes, j)
+        modes[j] = _floor_mode(evidence, modes, j)
         how[raw.joints[j].name] = "floor contact"
     modes = _apply_override(raw, modes, override)
     notes: dict[str, object] = {
         "modes": {name: modes[raw_index] for raw_index, name in _named(raw, how)},
         "decided_by": how,
         "non_root_joints_with_position_channels": sum(
-            1 for j, _ in _named(raw, how) if parents[j] >= 0
+            1 for j, _ in _named(raw, how) if evidence.parents[j] >= 0
         ),
         "overridden": override is not None,
     }
@@ -125,23 +142,16 @@ def _static_mode(
     return None
 
 
-def _floor_mode(
-    raw: RawBVH,
-    columns: list[NDArray[np.int64]],
-    offsets: FloatArray,
-    parents: NDArray[np.int64],
-    rotations: FloatArray,
-    sample: NDArray[np.int64],
-    modes: list[PositionMode],
-    joint: int,
-) -> PositionMode:
+def _floor_mode(evidence: Evidence, modes: list[PositionMode], joint: int) -> PositionMode:
     floor_gap: dict[PositionMode, float] = {}
-    body = units.body_joints(parents)
+    body = units.body_joints(evidence.parents)
     for mode in ("add", "replace"):
         trial = modes.copy()
         trial[joint] = mode
-        local = translations(raw.values[sample], raw, columns, offsets, trial)
-        positions = fk.forward_matrices(rotations[sample], local, parents)[1][:, body]
+        local = translations(
+            evidence.values, evidence.raw, evidence.columns, evidence.offsets, trial
+        )
+        positions = fk.forward_matrices(evidence.rotations, local, evidence.parents)[1][:, body]
         up = units.UP_AXIS_INDEX[units.guess_up_axis(positions).value]
         floor_gap[mode] = abs(float(positions[..., up].min()))
     return "add" if floor_gap["add"] <= floor_gap["replace"] else "replace"
