@@ -64,13 +64,13 @@ def load(
     Raises:
         BVHParseError: for any malformed input or bad override.
     """
-    raw = read_raw(source, frame_count=frame_count)
     if unit is not None and unit not in units.METRES_PER_UNIT:
         raise BVHParseError(
             0, 0, f"Unknown unit {unit!r}; use one of {list(units.METRES_PER_UNIT)}."
         )
     if up_axis is not None and up_axis not in ("Y", "Z"):
         raise BVHParseError(0, 0, f"Unknown up axis {up_axis!r}; use 'Y' or 'Z'.")
+    raw = read_raw(source, frame_count=frame_count)
     try:
         return _build_clip(raw, unit, up_axis, position_mode)
     except (ValueError, FloatingPointError, MemoryError) as exc:  # defensive: keep the contract

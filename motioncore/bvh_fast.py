@@ -46,7 +46,9 @@ def available() -> bool:
 
 def read(data: bytes, *, frame_count: str = "error", min_bytes: int = MIN_BYTES) -> RawBVH | None:
     """Parse ``data`` (a whole BVH file) or return ``None`` to ask for the general path."""
-    if len(data) < min_bytes or data[:3] == b"\xef\xbb\xbf" or b"\x00" in data[:4096]:
+    if not min_bytes <= len(data) <= bvh_text.MAX_FILE_BYTES:
+        return None
+    if data[:3] == b"\xef\xbb\xbf" or b"\x00" in data[:4096]:
         return None
     if not available():
         return None
@@ -69,6 +71,8 @@ def read(data: bytes, *, frame_count: str = "error", min_bytes: int = MIN_BYTES)
     start = motion.end() + len(preamble) - len(rest)
     while data[start - 1] == 13:  # the Frame Time pattern ate the CR of its CRLF: give it back
         start -= 1
+    if declared * channels > (len(data) - start) // 2 + 1:
+        return None  # fewer bytes than the declared values need: never allocate for them
     buffer = np.frombuffer(data, dtype=np.uint8)
     status, values, lf, crlf, lone_cr = _kernel.scan(buffer, start, channels, declared * channels)
     if status != _kernel.OK or lone_cr or values.shape[0] != declared * channels:
