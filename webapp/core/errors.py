@@ -1,0 +1,55 @@
+"""The web layer's one error type; :mod:`webapp.core.exceptions` turns it into JSON.
+
+Services raise :class:`ServiceError` (or a subclass) with a stable ``code``, a
+sentence for the user and optional ``details``; they translate
+:mod:`motioncore.errors` here, in one place (:func:`from_motioncore`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from motioncore.errors import BVHParseError, MotionCoreError
+
+
+class ServiceError(Exception):
+    """A request the service refuses. ``status`` is the HTTP status it maps to."""
+
+    status = 400
+    code = "invalid"
+
+    def __init__(
+        self, message: str, *, code: str | None = None, details: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+        self.details = details or {}
+
+
+class NotFound(ServiceError):
+    status = 404
+    code = "not_found"
+
+
+class PermissionDenied(ServiceError):
+    status = 403
+    code = "permission_denied"
+
+
+class Conflict(ServiceError):
+    status = 409
+    code = "conflict"
+
+
+class TooLarge(ServiceError):
+    status = 413
+    code = "too_large"
+
+
+def from_motioncore(error: MotionCoreError) -> ServiceError:
+    """The service error for a ``motioncore`` error (a parse error keeps line and column)."""
+    if isinstance(error, BVHParseError):
+        return ServiceError(error.message, code="bvh_parse_error", details=error.as_dict())
+    return ServiceError(str(error), code="motion_error")

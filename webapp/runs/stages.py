@@ -1,0 +1,105 @@
+"""Pipeline stages: each calls one ``motioncore`` function and stores its artifacts.
+
+A stage is ``stage(context, progress) -> None``; it reads the clip (or what earlier
+stages left in ``context``) and writes :class:`~webapp.clips.models.Artifact` rows
+tied to the run, so a re-run after a crash replaces its own partial output
+instead of adding duplicates. Later issues plug in more stages (analysis,
+transitions) by adding them to :data:`STAGES`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from django.core.files.base import ContentFile
+from django.db import transaction
+
+from motioncore import bvh, clean, export
+from motioncore.clip import Clip as MotionClip
+from webapp.clips.models import Artifact, ArtifactKind
+from webapp.runs.models import Run
+
+Progress = Callable[[float, str], None]
+
+
+@dataclass
+class Context:
+    """What stages share within one run."""
+
+    run: Run
+    motion: MotionClip | None = None
+    cleaned: MotionClip | None = None
+    outputs: dict[str, Any] = field(default_factory=dict)
+
+
+def save_artifact(run: Run, kind: ArtifactKind, filename: str, data: bytes) -> Artifact:
+    """Store ``data`` as the run's artifact of ``kind``, replacing an earlier attempt's."""
+    with transaction.atomic():
+        for old in Artifact.objects.select_for_update().filter(run=run, kind=kind):
+            old.file.delete(save=False)
+            old.delete()
+        artifact = Artifact(
+            clip=run.clip,
+            run=run,
+            kind=kind,
+            sha256=hashlib.sha256(data).hexdigest(),
+            size_bytes=len(data),
+        )
+        artifact.file.save(f"run{run.pk}-{filename}", ContentFile(data), save=False)
+        artifact.save()
+    return artifact
+
+
+def ingest(context: Context, progress: Progress) -> None:
+    """Parse the stored original and keep a canonical array file for fast reloads."""
+    progress(0.1, "Reading the BVH file")
+    with context.run.clip.original.open("rb") as handle:
+        context.motion = bvh.load(handle.read())
+    progress(0.7, "Saving canonical arrays")
+    buffer = io.BytesIO()
+    motion = context.motion
+    np.savez_compressed(
+        buffer,
+        rotations=motion.rotations,
+        translations=motion.translations,
+        parents=motion.skeleton.parents,
+        offsets=motion.skeleton.offsets,
+        names=np.array(motion.skeleton.names),
+        fps=np.array(motion.fps),
+    )
+    save_artifact(context.run, ArtifactKind.CANONICAL, "canonical.npz", buffer.getvalue())
+
+
+def clean_stage(context: Context, progress: Progress) -> None:
+    """Clean the motion; store the cleaned BVH, its report and the viewer arrays."""
+    assert context.motion is not None, "ingest runs before clean"
+    fps = context.run.parameters.get("fps")
+    cleaned, report = clean.clean(
+        context.motion,
+        fps=float(fps) if fps else None,
+        progress=lambda f, s: progress(0.05 + 0.7 * f, f"Cleaning: {s}"),
+    )
+    context.cleaned = cleaned
+    progress(0.8, "Writing the cleaned BVH")
+    save_artifact(context.run, ArtifactKind.CLEANED_BVH, "cleaned.bvh", bvh.dump(cleaned).encode())
+    save_artifact(
+        context.run,
+        ArtifactKind.CLEAN_REPORT,
+        "clean-report.json",
+        json.dumps(report.as_dict()).encode(),
+    )
+    progress(0.9, "Preparing the viewer arrays")
+    viewer = json.dumps(export.viewer_arrays(cleaned), separators=(",", ":")).encode()
+    save_artifact(context.run, ArtifactKind.VIEWER, "viewer.json", viewer)
+
+
+STAGES: dict[str, Callable[[Context, Progress], None]] = {
+    "ingest": ingest,
+    "clean": clean_stage,
+}

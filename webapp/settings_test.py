@@ -1,0 +1,18 @@
+"""Settings for the test suite: :mod:`webapp.settings` with test-friendly environment defaults.
+
+Anything set in the real environment wins (CI sets ``DATABASE_URL`` and
+``REDIS_URL`` so that integration tests run against PostgreSQL and Redis).
+"""
+
+import os
+import tempfile
+
+os.environ.setdefault("DJANGO_SECRET_KEY", "kinetograph-test-suite-only")
+os.environ.setdefault("KINETOGRAPH_VAR_DIR", tempfile.mkdtemp(prefix="kinetograph-test-"))
+os.environ.setdefault("KINETOGRAPH_THROTTLE_USER", "100000/min")
+os.environ.setdefault("KINETOGRAPH_THROTTLE_ANON", "100000/min")
+os.environ.setdefault("KINETOGRAPH_THROTTLE_UPLOADS", "100000/min")
+
+from webapp.settings import *  # noqa: F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast test users
