@@ -150,13 +150,14 @@ if REDIS_URL:
     }
 else:
     BROKER_DIR = VAR_DIR / "broker"
-    for _folder in (BROKER_DIR / "queue", BROKER_DIR / "processed"):
+    for _folder in (BROKER_DIR / "queue", BROKER_DIR / "processed", BROKER_DIR / "control"):
         _folder.mkdir(parents=True, exist_ok=True)  # the embedded transport needs them to exist
     CELERY_BROKER_URL = "filesystem://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(BROKER_DIR / "queue"),
         "data_folder_out": str(BROKER_DIR / "queue"),
         "processed_folder": str(BROKER_DIR / "processed"),
+        "control_folder": str(BROKER_DIR / "control"),
         "store_processed": False,
     }
 CELERY_TASK_IGNORE_RESULT = True
@@ -167,6 +168,9 @@ CELERY_TASK_SOFT_TIME_LIMIT = env.integer("KINETOGRAPH_TASK_SOFT_TIME_LIMIT_S", 
 CELERY_TASK_TIME_LIMIT = env.integer("KINETOGRAPH_TASK_TIME_LIMIT_S", 660, minimum=1)
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Keep a running task alive when the broker connection drops (Redis restart); the run's
+# own heartbeat and claim decide ownership (tests/webapp/integration).
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 RUN_MAX_RETRIES = env.integer("KINETOGRAPH_RUN_MAX_RETRIES", 3, minimum=0)
 RUN_STALE_AFTER_S = env.integer("KINETOGRAPH_RUN_STALE_AFTER_S", 120, minimum=5)
 WEBHOOK_MAX_ATTEMPTS = env.integer("KINETOGRAPH_WEBHOOK_MAX_ATTEMPTS", 5, minimum=1)

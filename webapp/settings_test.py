@@ -16,3 +16,4 @@ os.environ.setdefault("KINETOGRAPH_THROTTLE_UPLOADS", "100000/min")
 from webapp.settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast test users
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405 - whitenoise warns when it is missing

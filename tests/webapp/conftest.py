@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.models import AbstractUser, User
+from django.core.files.base import ContentFile
+from django.utils.timezone import now
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from webapp.clips.models import Artifact, ArtifactKind, Clip
+from webapp.clips.services import clip_upload_create
 from webapp.projects.models import Membership, Project, Role
+from webapp.runs.models import Run
 
 SAMPLES = Path(__file__).resolve().parents[1] / "data"
 ROLES = (Role.OWNER, Role.EDITOR, Role.REVIEWER, Role.VIEWER)
@@ -53,3 +60,66 @@ def client_for(user: AbstractUser | None) -> APIClient:
         token, _ = Token.objects.get_or_create(user=user)
         client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
     return client
+
+
+# --- API fixtures (added with the REST API) ------------------------------------------------------
+
+
+@pytest.fixture
+def media_root(settings: Any, tmp_path: Path) -> Path:
+    """A fresh, empty ``MEDIA_ROOT`` for the test (to assert what was or was not stored)."""
+    root = tmp_path / "media"
+    root.mkdir()
+    settings.MEDIA_ROOT = str(root)
+    return root
+
+
+def stored_files(root: Path) -> list[Path]:
+    """Every file under ``root``."""
+    return sorted(p for p in root.rglob("*") if p.is_file())
+
+
+@pytest.fixture
+def clip(
+    members: dict[str, AbstractUser], project: Project, sample_bvh: bytes, media_root: Path
+) -> Clip:
+    """``sample_bvh`` uploaded to ``project`` by its editor (parsed for real; the first
+    run is queued, its task never sent: the test transaction does not commit). Files go
+    to the test's own ``media_root``."""
+    editor = members["editor"]
+    assert isinstance(editor, User)
+    result = clip_upload_create(
+        project=project, user=editor, name="run_forward.bvh", data=sample_bvh
+    )
+    return result.clip
+
+
+ARTIFACT_BYTES = {
+    ArtifactKind.CLEANED_BVH: b"HIERARCHY\nROOT Hips\n",
+    ArtifactKind.CLEAN_REPORT: b'{"cleaned": true}',
+    ArtifactKind.VIEWER: b'{"format": "kinetograph-viewer/1"}',
+}
+
+
+def finish_run(clip: Clip, *, status: str = "succeeded", marker: bytes = b"") -> Run:
+    """A finished run of ``clip`` with an artifact of every downloadable kind (the bytes of
+    :data:`ARTIFACT_BYTES` followed by ``marker``), as a worker would leave it."""
+    run = Run.objects.create(
+        clip=clip, stages=["ingest", "clean"], status=status, progress=100, finished_at=now()
+    )
+    for kind, data in ARTIFACT_BYTES.items():
+        artifact = Artifact(
+            clip=clip,
+            run=run,
+            kind=kind,
+            sha256=hashlib.sha256(data + marker).hexdigest(),
+            size_bytes=len(data + marker),
+        )
+        artifact.file.save(f"run{run.pk}-{kind}", ContentFile(data + marker), save=True)
+    return run
+
+
+@pytest.fixture
+def succeeded_run(clip: Clip) -> Run:
+    """A succeeded run of ``clip`` with its artifacts."""
+    return finish_run(clip)

@@ -1,4 +1,9 @@
-"""Runs: one execution of the pipeline on a clip, with status, progress and provenance."""
+"""Runs: one execution of the pipeline on a clip, with status, progress and provenance.
+
+Status moves ``queued`` → ``running`` → ``succeeded`` | ``failed``; a transient
+error moves ``running`` back to ``queued``, and a dead worker's ``running`` run
+is taken over by the next claim. ``attempts`` counts claims.
+"""
 
 from __future__ import annotations
 
@@ -30,7 +35,8 @@ class Run(models.Model):
     code_version = models.CharField(max_length=64, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     worker = models.CharField(max_length=200, blank=True)
-    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)  # progress doubles as heartbeat
+    enqueued_at = models.DateTimeField(null=True, blank=True)  # last task message sent for it
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )

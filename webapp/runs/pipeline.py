@@ -2,23 +2,30 @@
 
 Errors: bad input (a :class:`motioncore.errors.MotionCoreError`, an unknown
 stage) is a permanent, recorded failure with a user-facing message. Database or
-storage hiccups (:class:`TransientError`) release the run and let Celery retry,
-at most ``RUN_MAX_RETRIES`` times. A hard time limit or a killed worker leaves
-the run ``running``; its heartbeat goes stale and the next worker start (or the
-periodic sweep) requeues it.
+storage hiccups release the run and raise :class:`TransientError` so that Celery
+retries; the run's ``attempts`` (capped by ``RUN_MAX_RETRIES``) bounds how often.
+A hard time limit or a killed worker leaves the run ``running``; its heartbeat
+goes stale and the periodic sweep (or the next worker start) requeues it.
+
+While a run executes, a :class:`Heartbeat` thread refreshes ``heartbeat_at``
+every few seconds, so a long stage whose progress callbacks are far apart is not
+mistaken for a dead one; progress updates refresh it too.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
+from types import TracebackType
 
 from celery.exceptions import SoftTimeLimitExceeded
-from django.conf import settings
-from django.db import DatabaseError
+from django.db import DatabaseError, connection
 
 from motioncore.errors import MotionCoreError
 from webapp.runs import services
+from webapp.runs.models import Run
+from webapp.runs.services import LostOwnership
 from webapp.runs.stages import STAGES, Context
 
 log = logging.getLogger(__name__)
@@ -28,49 +35,121 @@ class TransientError(Exception):
     """A failure worth retrying (database or storage unavailable)."""
 
 
-def execute(*, run_id: int, attempt: int) -> None:
-    """Claim and run ``run_id``; a run this worker cannot claim is left alone."""
-    run = services.run_claim(run_id=run_id, worker=services.worker_name())
-    if run is None:
-        log.info("run %s is not claimable (finished or owned by a live worker)", run_id)
-        return
-    timings: dict[str, float] = {}
-    context = Context(run=run)
-    stages = list(run.stages)
+class Heartbeat:
+    """Refresh the run's heartbeat from a background thread while the block runs.
+
+    The thread has its own database connection, closed when it stops. If the
+    run is taken over by another worker, ``lost`` becomes true; the stages notice
+    at their next progress update or artifact write.
+    """
+
+    def __init__(self, run: Run, interval_s: float) -> None:
+        self.run = run
+        self.interval_s = interval_s
+        self.lost = False
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._beat, name=f"heartbeat-run-{run.pk}")
+        self._thread.daemon = True
+
+    def __enter__(self) -> Heartbeat:
+        self._thread.start()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self._stop.set()
+        self._thread.join(timeout=self.interval_s + 5)
+
+    def _beat(self) -> None:
+        try:
+            while not self._stop.wait(self.interval_s):
+                try:
+                    if not services.run_heartbeat(run=self.run):
+                        self.lost = True
+                        return
+                except Exception:  # the database is away: keep trying, progress beats too
+                    log.warning(
+                        "run %s: heartbeat failed, trying again", self.run.pk, exc_info=True
+                    )
+        finally:
+            connection.close()
+
+
+def execute(*, run_id: int) -> None:
+    """Claim and run ``run_id``; a run this worker cannot claim is left alone.
+
+    Raises:
+        TransientError: the run was released after a database or storage error;
+            retry the task.
+    """
     try:
-        for index, name in enumerate(stages):
-            stage = STAGES.get(name)
-            if stage is None:
-                services.run_fail(
-                    run=run, error=f"Unknown pipeline stage {name!r}.", timings=timings
-                )
-                return
-            started = time.perf_counter()
-
-            def progress(fraction: float, message: str, index: int = index) -> None:
-                percent = 100.0 * (index + max(0.0, min(1.0, fraction))) / len(stages)
-                services.run_progress(run=run, percent=percent, stage=message)
-
-            stage(context, progress)
-            timings[name] = round(time.perf_counter() - started, 4)
-    except MotionCoreError as error:
-        services.run_fail(run=run, error=str(error), timings=timings)
-        return
-    except SoftTimeLimitExceeded:
-        services.run_fail(
-            run=run, error="The run took longer than the time limit.", timings=timings
+        run = services.run_claim(run_id=run_id, worker=services.worker_name())
+    except DatabaseError as error:
+        raise TransientError(f"could not claim run {run_id}: {error}") from error
+    if run is None:
+        log.info(
+            "run %s is not claimable (finished, owned by a live worker or out of attempts)", run_id
         )
         return
-    except (DatabaseError, OSError) as error:
-        if attempt >= settings.RUN_MAX_RETRIES:
+    unknown = [name for name in run.stages if name not in STAGES]
+    if unknown:
+        services.run_fail(run=run, error=f"Unknown pipeline stage {unknown[0]!r}.", timings={})
+        return
+    timings: dict[str, float] = {}
+    with Heartbeat(run, services.heartbeat_interval_s()):
+        try:
+            _run_stages(run, timings)
+        except LostOwnership:
+            log.warning("run %s was taken over by another worker; stopping", run_id)
+            return
+        except MotionCoreError as error:
+            services.run_fail(run=run, error=str(error), timings=timings)
+            return
+        except SoftTimeLimitExceeded:
+            services.run_fail(
+                run=run, error="The run took longer than the time limit.", timings=timings
+            )
+            return
+        except (DatabaseError, OSError) as error:
+            _transient(run, error, timings)
+        except Exception:  # a bug: record it for the user instead of retrying forever
+            log.exception("run %s failed", run_id)
+            services.run_fail(run=run, error="An internal error stopped this run.", timings=timings)
+            return
+    if not services.run_succeed(run=run, timings=timings):
+        log.warning("run %s finished but was taken over meanwhile; result not recorded", run_id)
+
+
+def _run_stages(run: Run, timings: dict[str, float]) -> None:
+    """Run every stage in order, recording each one's duration in ``timings`` (seconds)."""
+    context = Context(run=run)
+    stages = list(run.stages)
+    for index, name in enumerate(stages):
+        started = time.perf_counter()
+
+        def progress(fraction: float, message: str, index: int = index) -> None:
+            percent = 100.0 * (index + max(0.0, min(1.0, fraction))) / len(stages)
+            if not services.run_progress(run=run, percent=percent, stage=message):
+                raise LostOwnership(f"run {run.pk} is no longer owned by {run.worker}")
+
+        STAGES[name](context, progress)
+        timings[name] = round(time.perf_counter() - started, 4)
+
+
+def _transient(run: Run, error: Exception, timings: dict[str, float]) -> None:
+    """Release the run for a retry, or fail it when it has used all its attempts."""
+    log.warning("run %s: transient error on attempt %d: %s", run.pk, run.attempts, error)
+    try:
+        if run.attempts >= services.max_attempts():
             services.run_fail(
                 run=run, error="A storage or database error kept failing.", timings=timings
             )
             return
         services.run_release(run=run)
-        raise TransientError(str(error)) from error
-    except Exception:  # a bug: record it for the user instead of retrying forever
-        log.exception("run %s failed", run_id)
-        services.run_fail(run=run, error="An internal error stopped this run.", timings=timings)
-        return
-    services.run_succeed(run=run, timings=timings)
+    except DatabaseError:
+        log.warning("run %s: could not release it; the sweep will pick it up", run.pk)
+    raise TransientError(str(error)) from error

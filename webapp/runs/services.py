@@ -4,7 +4,12 @@ The database row is the source of truth; the broker message only says "look at
 run N". A task claims its run with a conditional UPDATE (``queued`` → ``running``,
 or a ``running`` run whose worker stopped sending heartbeats), so a redelivered or
 duplicated message never runs the same work twice at once, and a finished run is
-never redone.
+never redone. Every write a worker makes afterwards is conditional on it still
+owning the run (``status=running, worker=<it>``): a worker that was presumed dead
+and comes back cannot overwrite its successor's result.
+
+Attempts are capped: a run is claimed at most ``RUN_MAX_RETRIES + 1`` times,
+whatever interrupted it (a transient error, a killed worker, the hard time limit).
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from kombu.exceptions import OperationalError as BrokerError
 
 from webapp.clips.models import Clip
 from webapp.runs.models import Run, Status
@@ -29,6 +35,11 @@ from webapp.runs.models import Run, Status
 log = logging.getLogger(__name__)
 
 DEFAULT_STAGES = ("ingest", "clean")
+HEARTBEAT_MAX_INTERVAL_S = 5.0  # "every few seconds", and well inside RUN_STALE_AFTER_S
+
+
+class LostOwnership(Exception):
+    """This worker no longer owns the run (it was presumed dead and the run was taken over)."""
 
 
 @cache
@@ -53,6 +64,21 @@ def worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
+def max_attempts() -> int:
+    """How many times a run may be claimed before it is failed for good."""
+    return int(settings.RUN_MAX_RETRIES) + 1
+
+
+def heartbeat_interval_s() -> float:
+    """Seconds between heartbeats: a few seconds, and at most a quarter of the stale threshold."""
+    return max(0.5, min(HEARTBEAT_MAX_INTERVAL_S, settings.RUN_STALE_AFTER_S / 4))
+
+
+def sweep_interval_s() -> float:
+    """Seconds between two sweeps for stale runs (half the stale threshold)."""
+    return max(1.0, settings.RUN_STALE_AFTER_S / 2)
+
+
 def run_start(
     *,
     clip: Clip,
@@ -68,57 +94,103 @@ def run_start(
         created_by=user,
         code_version=code_version(),
         stage="Waiting for a worker",
+        enqueued_at=timezone.now(),
     )
     transaction.on_commit(lambda: enqueue(run.pk))
     return run
 
 
-def enqueue(run_id: int) -> None:
-    """Send the task message for ``run_id`` (the row must be committed)."""
+def enqueue(run_id: int) -> bool:
+    """Send the task message for ``run_id`` (the row must be committed).
+
+    A broker that is down is logged, not raised: the run stays ``queued`` in the
+    database and the workers' periodic sweep (:func:`runs_requeue_stale`) sends it
+    again once the broker is back. The upload that created it has succeeded.
+    """
     from webapp.runs.tasks import run_pipeline
 
-    run_pipeline.delay(run_id)
+    try:
+        run_pipeline.delay(run_id)
+    except BrokerError:
+        log.warning("broker unavailable: run %s stays queued until the next sweep", run_id)
+        return False
+    return True
 
 
 def _stale_before() -> datetime:
     return timezone.now() - timedelta(seconds=settings.RUN_STALE_AFTER_S)
 
 
+def _stale_running() -> Q:
+    return Q(status=Status.RUNNING) & (
+        Q(heartbeat_at__lt=_stale_before()) | Q(heartbeat_at__isnull=True)
+    )
+
+
+def _owned(run: Run) -> Q:
+    return Q(pk=run.pk, status=Status.RUNNING, worker=run.worker)
+
+
 def run_claim(*, run_id: int, worker: str) -> Run | None:
     """Atomically take ``run_id`` for ``worker``; ``None`` if it is not this worker's to run.
 
     Claimable: queued, or running with a heartbeat older than ``RUN_STALE_AFTER_S``
-    (its worker died). Finished runs are never claimed again.
+    (its worker died), and claimed fewer than :func:`max_attempts` times. Finished
+    runs are never claimed again.
     """
     now = timezone.now()
-    claimable = Q(status=Status.QUEUED) | Q(status=Status.RUNNING, heartbeat_at__lt=_stale_before())
+    claimable = (Q(status=Status.QUEUED) | _stale_running()) & Q(attempts__lt=max_attempts())
     updated = Run.objects.filter(claimable, pk=run_id).update(
         status=Status.RUNNING,
         worker=worker,
         heartbeat_at=now,
         started_at=now,
+        finished_at=None,
+        progress=0,
+        stage="Starting",
         error="",
         attempts=F("attempts") + 1,
     )
     return Run.objects.get(pk=run_id) if updated else None
 
 
-def run_progress(*, run: Run, percent: float, stage: str) -> None:
-    """Record progress (0-100) and the stage message; doubles as the heartbeat."""
-    Run.objects.filter(pk=run.pk, status=Status.RUNNING, worker=run.worker).update(
-        progress=max(0, min(100, round(percent))),
-        stage=stage[:120],
-        heartbeat_at=timezone.now(),
+def run_progress(*, run: Run, percent: float, stage: str) -> bool:
+    """Record progress (0-100) and the stage message; doubles as the heartbeat.
+
+    ``False`` when this worker no longer owns the run (nothing was written).
+    """
+    return bool(
+        Run.objects.filter(_owned(run)).update(
+            progress=max(0, min(100, round(percent))),
+            stage=stage[:120],
+            heartbeat_at=timezone.now(),
+        )
     )
+
+
+def run_heartbeat(*, run: Run) -> bool:
+    """Say "still alive" without changing progress; ``False`` when the run is no longer ours."""
+    return bool(Run.objects.filter(_owned(run)).update(heartbeat_at=timezone.now()))
+
+
+def run_lock_owned(*, run: Run) -> None:
+    """Lock the run's row for the current transaction; raise :class:`LostOwnership` if not ours.
+
+    Stages call this before writing artifacts, so two workers never write the
+    same run's output at once and a worker presumed dead cannot write at all.
+    """
+    if not Run.objects.select_for_update().filter(_owned(run)).exists():
+        raise LostOwnership(f"run {run.pk} is no longer owned by {run.worker}")
 
 
 def run_succeed(*, run: Run, timings: dict[str, float]) -> bool:
     """Mark the run succeeded (only if this worker still owns it)."""
-    done = Run.objects.filter(pk=run.pk, status=Status.RUNNING, worker=run.worker).update(
+    done = Run.objects.filter(_owned(run)).update(
         status=Status.SUCCEEDED,
         progress=100,
         stage="Done",
         timings=timings,
+        heartbeat_at=timezone.now(),
         finished_at=timezone.now(),
     )
     if done:
@@ -128,7 +200,7 @@ def run_succeed(*, run: Run, timings: dict[str, float]) -> bool:
 
 def run_fail(*, run: Run, error: str, timings: dict[str, float]) -> bool:
     """Mark the run failed with a user-facing ``error`` (only if this worker owns it)."""
-    done = Run.objects.filter(pk=run.pk, status=Status.RUNNING, worker=run.worker).update(
+    done = Run.objects.filter(_owned(run)).update(
         status=Status.FAILED,
         stage="Failed",
         error=error[:2000],
@@ -140,32 +212,62 @@ def run_fail(*, run: Run, error: str, timings: dict[str, float]) -> bool:
     return bool(done)
 
 
-def run_release(*, run: Run) -> None:
+def run_release(*, run: Run) -> bool:
     """Give the run back to the queue (a transient error; the task will be retried)."""
-    Run.objects.filter(pk=run.pk, status=Status.RUNNING, worker=run.worker).update(
-        status=Status.QUEUED,
-        stage="Retrying after a transient error",
-        worker="",
+    return bool(
+        Run.objects.filter(_owned(run)).update(
+            status=Status.QUEUED,
+            stage="Retrying after a transient error",
+            worker="",
+            enqueued_at=timezone.now(),  # the retry message is on its way
+        )
     )
 
 
 def runs_requeue_stale() -> list[int]:
-    """Re-enqueue runs whose worker died (running, no heartbeat for ``RUN_STALE_AFTER_S``)
-    and queued runs older than that (their message may have been lost with the broker).
+    """Re-enqueue runs that nobody is working on, fail those out of attempts.
 
-    Called when a worker starts and periodically; claiming is idempotent, so an
-    extra message for a run that is in fact alive is harmless.
+    Stale: ``running`` without a heartbeat for ``RUN_STALE_AFTER_S`` (the worker
+    died: SIGKILL, out of memory, hard time limit), or ``queued`` with no message
+    sent for that long (the message may have been lost with the broker). Each run
+    is re-sent at most once per ``RUN_STALE_AFTER_S`` however many workers sweep
+    (a conditional UPDATE of ``enqueued_at`` decides who sends); an extra message
+    for a run that is in fact alive or waiting is harmless, its claim fails.
+
+    Called when a worker starts and every :func:`sweep_interval_s` in each worker.
     """
-    stale = Run.objects.filter(
-        Q(status=Status.RUNNING, heartbeat_at__lt=_stale_before())
-        | Q(status=Status.QUEUED, created_at__lt=_stale_before())
+    _fail_exhausted()
+    stale_before = _stale_before()
+    not_recently_sent = Q(enqueued_at__lt=stale_before) | Q(enqueued_at__isnull=True)
+    candidates = Run.objects.filter(
+        (Q(status=Status.QUEUED) | _stale_running()) & not_recently_sent
     ).values_list("pk", flat=True)
-    ids = list(stale)
-    for run_id in ids:
-        enqueue(run_id)
-    if ids:
-        log.info("requeued %d stale runs: %s", len(ids), ids)
-    return ids
+    requeued = []
+    for run_id in list(candidates):
+        mine = Run.objects.filter(not_recently_sent, pk=run_id).update(enqueued_at=timezone.now())
+        if mine and enqueue(run_id):
+            requeued.append(run_id)
+    if requeued:
+        log.info("requeued %d stale runs: %s", len(requeued), requeued)
+    return requeued
+
+
+def _fail_exhausted() -> None:
+    """Fail stale runs that used all their attempts (e.g. a clip that kills its worker)."""
+    exhausted = Run.objects.filter(_stale_running(), attempts__gte=max_attempts())
+    for run_id in list(exhausted.values_list("pk", flat=True)):
+        done = Run.objects.filter(_stale_running(), pk=run_id).update(
+            status=Status.FAILED,
+            stage="Failed",
+            error=(
+                f"The run was interrupted {max_attempts()} times (its worker stopped or it ran "
+                "past the time limit); giving up."
+            ),
+            finished_at=timezone.now(),
+        )
+        if done:
+            log.warning("run %s failed: out of attempts", run_id)
+            _notify(run_id)
 
 
 def _notify(run_id: int) -> None:

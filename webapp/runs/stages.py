@@ -14,18 +14,21 @@ import io
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
 from django.core.files.base import ContentFile
+from django.core.files.storage import Storage
 from django.db import transaction
 
 from motioncore import bvh, clean, export
 from motioncore.clip import Clip as MotionClip
 from webapp.clips.models import Artifact, ArtifactKind
+from webapp.runs import services
 from webapp.runs.models import Run
 
-Progress = Callable[[float, str], None]
+Progress = Callable[[float, str], None]  # (fraction of the stage done in [0, 1], message)
 
 
 @dataclass
@@ -39,21 +42,41 @@ class Context:
 
 
 def save_artifact(run: Run, kind: ArtifactKind, filename: str, data: bytes) -> Artifact:
-    """Store ``data`` as the run's artifact of ``kind``, replacing an earlier attempt's."""
-    with transaction.atomic():
-        for old in Artifact.objects.select_for_update().filter(run=run, kind=kind):
-            old.file.delete(save=False)
-            old.delete()
-        artifact = Artifact(
-            clip=run.clip,
-            run=run,
-            kind=kind,
-            sha256=hashlib.sha256(data).hexdigest(),
-            size_bytes=len(data),
-        )
-        artifact.file.save(f"run{run.pk}-{filename}", ContentFile(data), save=False)
-        artifact.save()
+    """Store ``data`` as the run's artifact of ``kind``, replacing an earlier attempt's.
+
+    Runs under a lock on the run's row and only while this worker owns the run
+    (:func:`~webapp.runs.services.run_lock_owned` raises
+    :class:`~webapp.runs.services.LostOwnership` otherwise), so a run has exactly
+    one artifact per kind however often it was retried. The replaced file is
+    deleted once the new row is committed; the new file is deleted if it is not.
+    """
+    artifact = Artifact(
+        clip=run.clip,
+        run=run,
+        kind=kind,
+        sha256=hashlib.sha256(data).hexdigest(),
+        size_bytes=len(data),
+    )
+    storage = artifact.file.storage
+    try:
+        with transaction.atomic():
+            services.run_lock_owned(run=run)
+            earlier = Artifact.objects.filter(run=run, kind=kind)
+            replaced = [name for name in earlier.values_list("file", flat=True) if name]
+            earlier.delete()
+            artifact.file.save(f"run{run.pk}-{filename}", ContentFile(data), save=False)
+            artifact.save()
+            transaction.on_commit(partial(_delete_files, storage, replaced), robust=True)
+    except BaseException:
+        if artifact.file.name:
+            storage.delete(artifact.file.name)
+        raise
     return artifact
+
+
+def _delete_files(storage: Storage, names: list[str]) -> None:
+    for name in names:
+        storage.delete(name)
 
 
 def ingest(context: Context, progress: Progress) -> None:
@@ -99,7 +122,9 @@ def clean_stage(context: Context, progress: Progress) -> None:
     save_artifact(context.run, ArtifactKind.VIEWER, "viewer.json", viewer)
 
 
-STAGES: dict[str, Callable[[Context, Progress], None]] = {
+StageFunction = Callable[[Context, Progress], None]
+
+STAGES: dict[str, StageFunction] = {
     "ingest": ingest,
     "clean": clean_stage,
 }

@@ -1,32 +1,73 @@
-"""Webhook writes: record an event for every active webhook, deliver it with retries.
+"""Webhook writes: create and delete webhooks, record an event for every active
+webhook of a project, deliver it.
 
-Deliveries are rows first (the log), messages second: a delivery that fails is
-retried with exponential backoff up to ``WEBHOOK_MAX_ATTEMPTS`` and every attempt
-leaves its status code or error on the row.
+Deliveries are rows first (the log), messages second. The row is the source of
+truth: each attempt adds one to ``attempts`` and leaves its status code or error
+on the row; after ``WEBHOOK_MAX_ATTEMPTS`` failed attempts the delivery is
+``failed``; a delivered or failed delivery is never sent again, however many
+times its task message arrives. Delivery is at least once: receivers dedupe on
+the ``X-Kinetograph-Delivery`` header.
 """
 
 from __future__ import annotations
 
+import http.client
 import json
+import logging
 import secrets
 import time
 import urllib.error
 import urllib.request
-from functools import partial
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.core.validators import URLValidator
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from webapp.core.errors import ServiceError
+from webapp.projects.models import Project, Role
+from webapp.projects.permissions import require_role
 from webapp.runs.models import Run
 from webapp.webhooks.models import Delivery, DeliveryStatus, Webhook
 from webapp.webhooks.signing import signature
 
+log = logging.getLogger(__name__)
+
+USER_AGENT = "Kinetograph-Webhook/1"
+ERROR_MAX_CHARS = 500
+_URL_SCHEMES = ("http", "https")
+
 
 def new_secret() -> str:
-    """A random secret for a new webhook."""
+    """A random secret for a new webhook (64 hex characters, 256 bits)."""
     return secrets.token_hex(32)
+
+
+def webhook_create(*, project: Project, user: User, url: str) -> Webhook:
+    """A new webhook of ``project`` with a fresh secret. Owners only; http(s) URLs only."""
+    require_role(project=project, user=user, role=Role.OWNER)
+    url = url.strip()
+    try:
+        URLValidator(schemes=list(_URL_SCHEMES))(url)
+    except ValidationError:
+        message = "A webhook URL must be an http:// or https:// URL."
+        raise ServiceError(
+            message, code="invalid_url", details={"fields": {"url": [message]}}
+        ) from None
+    with transaction.atomic():
+        return Webhook.objects.create(project=project, url=url, secret=new_secret())
+
+
+def webhook_delete(*, webhook: Webhook, user: User) -> None:
+    """Remove the webhook and its delivery log. Owners only."""
+    require_role(project=webhook.project, user=user, role=Role.OWNER)
+    with transaction.atomic():
+        webhook.delete()
 
 
 def run_event_payload(run: Run) -> dict[str, object]:
@@ -48,7 +89,11 @@ def run_event_payload(run: Run) -> dict[str, object]:
 
 
 def webhooks_notify_run_finished(*, run_id: int) -> list[int]:
-    """Create a delivery per active webhook of the run's project and send them."""
+    """Create a delivery per active webhook of the run's project; send each after commit.
+
+    Returns the new deliveries' ids. A failure to enqueue one delivery (broker
+    down) is logged and leaves that delivery ``pending``; it does not stop the others.
+    """
     run = Run.objects.select_related("clip").get(pk=run_id)
     payload = run_event_payload(run)
     hooks = Webhook.objects.filter(project_id=run.clip.project_id, active=True)
@@ -59,22 +104,51 @@ def webhooks_notify_run_finished(*, run_id: int) -> list[int]:
                 webhook=hook, event=str(payload["event"]), payload=payload
             )
             ids.append(delivery.pk)
-            transaction.on_commit(partial(_send, delivery.pk))
+            transaction.on_commit(_sender(delivery.pk), robust=True)
     return ids
 
 
-def _send(delivery_id: int) -> None:
-    from webapp.webhooks.tasks import deliver
+def _sender(delivery_id: int) -> Callable[[], None]:
+    """The on-commit callback that enqueues the delivery. A real function, not a
+    ``functools.partial``: Django logs a robust callback's failure by its ``__qualname__``."""
 
-    deliver.delay(delivery_id)
+    def send_delivery() -> None:
+        from webapp.webhooks.tasks import deliver
+
+        deliver.delay(delivery_id)
+
+    return send_delivery
 
 
-def delivery_attempt(*, delivery_id: int) -> bool:
-    """POST the delivery once; record the outcome. True when the receiver answered 2xx."""
-    delivery = Delivery.objects.select_related("webhook").get(pk=delivery_id)
-    if delivery.status == DeliveryStatus.DELIVERED:
-        return True
-    body = json.dumps(delivery.payload, separators=(",", ":"), sort_keys=True).encode()
+def delivery_body(delivery: Delivery) -> bytes:
+    """The exact bytes POSTed (and signed): compact JSON with sorted keys."""
+    return json.dumps(delivery.payload, separators=(",", ":"), sort_keys=True).encode()
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one POST got: the HTTP status (``None`` when there was no answer) and an error."""
+
+    status_code: int | None
+    error: str
+
+    @property
+    def ok(self) -> bool:
+        return self.status_code is not None and 200 <= self.status_code < 300
+
+
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    """A 3xx is an answer, not an instruction: following it would turn the POST into a GET."""
+
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None
+
+
+_OPENER = urllib.request.build_opener(_NoRedirects)
+
+
+def _post(delivery: Delivery) -> Outcome:
+    body = delivery_body(delivery)
     timestamp = int(time.time())
     request = urllib.request.Request(
         delivery.webhook.url,
@@ -82,35 +156,64 @@ def delivery_attempt(*, delivery_id: int) -> bool:
         method="POST",
         headers={
             "Content-Type": "application/json",
-            "User-Agent": "Kinetograph-Webhook/1",
+            "User-Agent": USER_AGENT,
             "X-Kinetograph-Event": delivery.event,
             "X-Kinetograph-Delivery": str(delivery.pk),
             "X-Kinetograph-Timestamp": str(timestamp),
             "X-Kinetograph-Signature": signature(delivery.webhook.secret, timestamp, body),
         },
     )
-    code: int | None = None
-    error = ""
     try:
-        with urllib.request.urlopen(request, timeout=settings.WEBHOOK_TIMEOUT_S) as response:
-            code = response.status
+        with _OPENER.open(request, timeout=settings.WEBHOOK_TIMEOUT_S) as response:
+            return Outcome(response.status, "")
     except urllib.error.HTTPError as exc:
-        code, error = exc.code, f"HTTP {exc.code}"
-    except (urllib.error.URLError, OSError) as exc:
-        error = str(getattr(exc, "reason", exc))[:500]
-    ok = code is not None and 200 <= code < 300
-    Delivery.objects.filter(pk=delivery_id).update(
+        exc.close()
+        return Outcome(exc.code, f"HTTP {exc.code} {exc.reason}".strip())
+    except urllib.error.URLError as exc:
+        reason = exc.reason
+        text = f"{type(reason).__name__}: {reason}" if isinstance(reason, BaseException) else reason
+        return Outcome(None, str(text))
+    except (http.client.HTTPException, OSError, ValueError) as exc:
+        return Outcome(None, f"{type(exc).__name__}: {exc}")
+
+
+def delivery_attempt(*, delivery_id: int) -> Delivery | None:
+    """POST a pending delivery once and record the outcome on its row.
+
+    After the ``WEBHOOK_MAX_ATTEMPTS``-th failed attempt the delivery is ``failed``.
+    A delivery that is no longer pending (delivered, failed) is not sent again; one
+    whose webhook was deactivated fails without a request. Returns the delivery as
+    recorded, ``None`` if it no longer exists (its webhook was deleted).
+    """
+    delivery = Delivery.objects.select_related("webhook").filter(pk=delivery_id).first()
+    if delivery is None or delivery.status != DeliveryStatus.PENDING:
+        return delivery
+    if not delivery.webhook.active:
+        Delivery.objects.filter(pk=delivery_id, status=DeliveryStatus.PENDING).update(
+            status=DeliveryStatus.FAILED, last_error="The webhook is inactive."
+        )
+    else:
+        _record(delivery_id, _post(delivery))
+    return Delivery.objects.filter(pk=delivery_id).first()
+
+
+def _record(delivery_id: int, outcome: Outcome) -> None:
+    rows = Delivery.objects.filter(pk=delivery_id)
+    if outcome.ok:
+        rows.update(
+            attempts=F("attempts") + 1,
+            last_status_code=outcome.status_code,
+            last_error="",
+            status=DeliveryStatus.DELIVERED,
+            delivered_at=timezone.now(),
+        )
+        return
+    log.info("webhook delivery %s failed: %s", delivery_id, outcome.error)
+    rows.filter(status=DeliveryStatus.PENDING).update(
         attempts=F("attempts") + 1,
-        last_status_code=code,
-        last_error="" if ok else error,
-        status=DeliveryStatus.DELIVERED if ok else DeliveryStatus.PENDING,
-        delivered_at=timezone.now() if ok else None,
+        last_status_code=outcome.status_code,
+        last_error=outcome.error[:ERROR_MAX_CHARS],
     )
-    return ok
-
-
-def delivery_give_up(*, delivery_id: int) -> None:
-    """Mark the delivery failed after its last attempt."""
-    Delivery.objects.filter(pk=delivery_id).exclude(status=DeliveryStatus.DELIVERED).update(
+    rows.filter(status=DeliveryStatus.PENDING, attempts__gte=settings.WEBHOOK_MAX_ATTEMPTS).update(
         status=DeliveryStatus.FAILED
     )

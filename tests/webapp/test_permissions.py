@@ -1,0 +1,233 @@
+"""Who may do what: every role × every endpoint, and isolation between projects.
+
+Roles (``docs/api-contract.md``): viewer and reviewer read and download; editor also
+uploads and starts runs; owner also manages members and webhooks. Non-members get
+404 for everything of a project, anonymous callers 401.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+import pytest
+from django.contrib.auth.models import AbstractUser, User
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import URLResolver
+
+from conftest import client_for, finish_run, make_user
+from webapp.api import urls as api_urls
+from webapp.clips.models import Clip
+from webapp.clips.services import clip_upload_create
+from webapp.projects.models import Membership, Project, Role
+from webapp.runs.models import Run
+from webapp.webhooks.models import Webhook
+
+WHO = ("owner", "editor", "reviewer", "viewer", "outsider", "anonymous")
+
+
+def cells(owner: int, editor: int, reviewer: int, viewer: int, outsider: int) -> dict[str, int]:
+    """Expected status per caller; anonymous callers always get 401."""
+    return dict(zip(WHO, (owner, editor, reviewer, viewer, outsider, 401), strict=True))
+
+
+READ = cells(200, 200, 200, 200, 404)  # members read; the project does not exist for others
+EDIT = cells(201, 201, 403, 403, 404)  # editors and owners
+OWN = cells(201, 403, 403, 403, 404)  # owners only
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    name: str
+    method: str
+    url: str  # formatted with project, clip, run, webhook ids
+    expected: dict[str, int]
+    body: dict[str, Any] = field(default_factory=dict)
+    multipart: bool = False
+
+
+ENDPOINTS = [
+    Endpoint("projects list", "get", "/api/v1/projects/", cells(200, 200, 200, 200, 200)),
+    Endpoint(
+        "projects create",
+        "post",
+        "/api/v1/projects/",
+        cells(201, 201, 201, 201, 201),
+        {"name": "P"},
+    ),
+    Endpoint("project detail", "get", "/api/v1/projects/{project}/", READ),
+    Endpoint("members list", "get", "/api/v1/projects/{project}/members/", READ),
+    Endpoint(
+        "members add",
+        "post",
+        "/api/v1/projects/{project}/members/",
+        OWN,
+        {"username": "newcomer", "role": "viewer"},
+    ),
+    Endpoint("clips list", "get", "/api/v1/projects/{project}/clips/", READ),
+    Endpoint("clip upload", "post", "/api/v1/projects/{project}/clips/", EDIT, multipart=True),
+    Endpoint("clip detail", "get", "/api/v1/clips/{clip}/", READ),
+    Endpoint("download original", "get", "/api/v1/clips/{clip}/download/original/", READ),
+    Endpoint("download cleaned", "get", "/api/v1/clips/{clip}/download/cleaned.bvh/", READ),
+    Endpoint("download viewer", "get", "/api/v1/clips/{clip}/download/viewer.json/", READ),
+    Endpoint("download report", "get", "/api/v1/clips/{clip}/download/clean-report.json/", READ),
+    Endpoint("run start", "post", "/api/v1/clips/{clip}/runs/", EDIT, {"fps": 30}),
+    Endpoint("runs list", "get", "/api/v1/projects/{project}/runs/", READ),
+    Endpoint("run detail", "get", "/api/v1/runs/{run}/", READ),
+    Endpoint(
+        "webhooks list",
+        "get",
+        "/api/v1/projects/{project}/webhooks/",
+        cells(200, 403, 403, 403, 404),
+    ),
+    Endpoint(
+        "webhooks create",
+        "post",
+        "/api/v1/projects/{project}/webhooks/",
+        OWN,
+        {"url": "https://hooks.example.com/kinetograph"},
+    ),
+    Endpoint(
+        "webhook deliveries",
+        "get",
+        "/api/v1/webhooks/{webhook}/deliveries/",
+        cells(200, 403, 403, 403, 404),
+    ),
+    Endpoint(
+        "webhook delete", "delete", "/api/v1/webhooks/{webhook}/", cells(204, 403, 403, 403, 404)
+    ),
+]
+
+
+@dataclass(frozen=True)
+class World:
+    """A project with a clip, a succeeded run with artifacts and a webhook."""
+
+    project: Project
+    clip: Clip
+    run: Run
+    webhook: Webhook
+
+    def ids(self) -> dict[str, int]:
+        return {
+            "project": self.project.pk,
+            "clip": self.clip.pk,
+            "run": self.run.pk,
+            "webhook": self.webhook.pk,
+        }
+
+
+def build_world(project: Project, editor: AbstractUser, data: bytes) -> World:
+    uploader = cast(User, editor)
+    clip = clip_upload_create(project=project, user=uploader, name="walk.bvh", data=data).clip
+    run = finish_run(clip)
+    webhook = Webhook.objects.create(project=project, url="https://example.com/h", secret="s")
+    return World(project, clip, run, webhook)
+
+
+def call(user: AbstractUser | None, endpoint: Endpoint, ids: dict[str, int], upload: bytes) -> Any:
+    client = client_for(user)
+    url = endpoint.url.format(**ids)
+    if endpoint.multipart:
+        file = SimpleUploadedFile("new.bvh", upload, content_type="application/octet-stream")
+        return client.post(url, {"file": file}, format="multipart")
+    method = getattr(client, endpoint.method)
+    body = endpoint.body or None
+    return method(url, body, format="json") if body else method(url)
+
+
+@pytest.mark.parametrize("who", WHO)
+@pytest.mark.parametrize("endpoint", ENDPOINTS, ids=lambda e: e.name)
+def test_permission_matrix(
+    endpoint: Endpoint,
+    who: str,
+    project: Project,
+    members: dict[str, AbstractUser],
+    sample_bvh: bytes,
+    media_root: object,
+) -> None:
+    make_user("newcomer")
+    world = build_world(project, members["editor"], sample_bvh)
+    user = None if who == "anonymous" else members[who]
+    new_bytes = sample_bvh + b"\n"  # other bytes than the stored clip: a new upload
+    response = call(user, endpoint, world.ids(), new_bytes)
+    assert response.status_code == endpoint.expected[who], response.content[:300]
+    if response.status_code >= 400:
+        assert set(response.json()["error"]) == {"code", "message", "details"}
+
+
+def api_routes(patterns: list[Any], prefix: str = "") -> set[str]:
+    """Every route under /api/v1/ as a template like ``clips/{clip}/``."""
+    routes: set[str] = set()
+    for pattern in patterns:
+        route = prefix + str(pattern.pattern)
+        if isinstance(pattern, URLResolver):
+            routes |= api_routes(pattern.url_patterns, route)
+        elif pattern.name != "not-found":
+            routes.add(re.sub(r"<int:(\w+)_id>", r"{\1}", route))
+    return routes
+
+
+def test_matrix_covers_every_route() -> None:
+    """A new endpoint must be added to the matrix (the webhooks' included)."""
+    kinds = ("original", "cleaned.bvh", "viewer.json", "clean-report.json")
+    expected = {
+        route.replace("<str:kind>", kind)
+        for route in api_routes(api_urls.urlpatterns)
+        for kind in kinds
+    }
+    covered = {e.url.removeprefix("/api/v1/") for e in ENDPOINTS} | {"auth/token/"}
+    assert expected == covered
+
+
+# --- isolation -----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def other_world(sample_bvh: bytes, media_root: object) -> World:
+    """Project Y, whose owner is nobody of ``members``; it holds the same bytes as X."""
+    owner_y = make_user("owner-of-y")
+    project_y = Project.objects.create(name="Project Y")
+    Membership.objects.create(project=project_y, user=owner_y, role=Role.OWNER)
+    Membership.objects.create(project=project_y, user=make_user("editor-of-y"), role=Role.EDITOR)
+    return build_world(project_y, owner_y, sample_bvh)
+
+
+@pytest.mark.parametrize("role", ["owner", "editor", "viewer"])
+def test_members_of_x_cannot_reach_anything_of_y(
+    role: str,
+    project: Project,
+    members: dict[str, AbstractUser],
+    sample_bvh: bytes,
+    other_world: World,
+) -> None:
+    world_x = build_world(project, members["editor"], sample_bvh)
+    client = client_for(members[role])
+    y = other_world.ids()
+    for endpoint in ENDPOINTS:
+        if "{" not in endpoint.url:
+            continue
+        response = call(members[role], endpoint, y, sample_bvh + b"\n")
+        assert response.status_code == 404, (endpoint.name, response.status_code)
+
+    projects = client.get("/api/v1/projects/").json()["results"]
+    assert [p["id"] for p in projects] == [project.pk]
+    clips = client.get(f"/api/v1/projects/{project.pk}/clips/").json()["results"]
+    assert [c["id"] for c in clips] == [world_x.clip.pk]
+    runs = client.get(f"/api/v1/projects/{project.pk}/runs/").json()["results"]
+    assert other_world.run.pk not in [r["id"] for r in runs]
+    assert other_world.clip.pk not in [r["clip"] for r in runs]
+    assert other_world.clip.sha256 == world_x.clip.sha256  # same bytes, separate clips
+
+
+def test_project_y_unchanged_by_attempts_from_x(
+    members: dict[str, AbstractUser], other_world: World, sample_bvh: bytes
+) -> None:
+    before = (Clip.objects.count(), Run.objects.count(), Webhook.objects.count())
+    owner = members["owner"]
+    for endpoint in ENDPOINTS:
+        if endpoint.method != "get" and "{" in endpoint.url:
+            call(owner, endpoint, other_world.ids(), sample_bvh + b"\n")
+    assert (Clip.objects.count(), Run.objects.count(), Webhook.objects.count()) == before
+    assert not Membership.objects.filter(project=other_world.project, user__username="newcomer")

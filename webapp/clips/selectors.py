@@ -1,0 +1,132 @@
+"""Clip reads, scoped to the user's memberships: a clip of a project the user is not a
+member of does not exist for them (:class:`~webapp.core.errors.NotFound`, 404).
+
+Downloads are named as in the API (``docs/api-contract.md``): ``original`` is the
+uploaded file, the others the newest artifact of their kind from a succeeded run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import Prefetch, QuerySet
+from django.db.models.fields.files import FieldFile
+
+from webapp.clips.models import Artifact, ArtifactKind, Clip
+from webapp.core.errors import NotFound
+from webapp.projects.selectors import project_get, project_list
+from webapp.runs.models import Run, Status
+
+CLIP_ORDERINGS = tuple(
+    f"{sign}{field}"
+    for field in ("created_at", "name", "frames", "fps", "duration_s", "joints", "size_bytes")
+    for sign in ("", "-")
+)
+"""What ``clip_list(ordering=...)`` accepts (a field, ``-`` for descending)."""
+
+DOWNLOADS: dict[str, ArtifactKind | None] = {
+    "original": None,
+    "cleaned.bvh": ArtifactKind.CLEANED_BVH,
+    "viewer.json": ArtifactKind.VIEWER,
+    "clean-report.json": ArtifactKind.CLEAN_REPORT,
+}
+"""Download name → artifact kind (``None``: the original upload)."""
+
+_CONTENT_TYPES = {".bvh": "application/octet-stream", ".json": "application/json"}
+
+
+@dataclass(frozen=True)
+class Download:
+    """A file to send: its storage handle, the name to save it as, its media type."""
+
+    file: FieldFile
+    filename: str
+    content_type: str
+
+
+def clip_list(
+    *, user: User | AnonymousUser, project_id: int, search: str = "", ordering: str = ""
+) -> QuerySet[Clip]:
+    """The project's clips, newest first; ``search`` in the name, ``ordering`` from
+    :data:`CLIP_ORDERINGS`. 404 for non-members."""
+    project = project_get(user=user, project_id=project_id)
+    clips = Clip.objects.filter(project=project)
+    if search:
+        clips = clips.filter(name__icontains=search)
+    if ordering:
+        if ordering not in CLIP_ORDERINGS:
+            raise ValueError(f"unsupported ordering {ordering!r}")
+        clips = clips.order_by(ordering, "-id")
+    return _with_related(clips)
+
+
+def clip_get(*, user: User | AnonymousUser, clip_id: int) -> Clip:
+    """The clip if the user is a member of its project, else 404."""
+    clip = _with_related(
+        Clip.objects.filter(pk=clip_id, project__in=project_list(user=user))
+    ).first()
+    if clip is None:
+        raise NotFound("No such clip.")
+    return clip
+
+
+def _with_related(clips: QuerySet[Clip]) -> QuerySet[Clip]:
+    """Clips with their uploader, latest run and finished artifacts (three queries in all)."""
+    newest_first = Run.objects.order_by("-created_at", "-id")
+    finished = Artifact.objects.filter(run__status=Status.SUCCEEDED).order_by(
+        "-run__created_at", "-run_id"
+    )
+    return clips.select_related("uploaded_by").prefetch_related(
+        Prefetch("runs", queryset=newest_first[:1], to_attr="latest_runs"),
+        Prefetch("artifacts", queryset=finished, to_attr="finished_artifacts"),
+    )
+
+
+def clip_latest_run(clip: Clip) -> Run | None:
+    """The clip's newest run (prefetched by :func:`clip_list` / :func:`clip_get`)."""
+    runs: list[Run] | None = getattr(clip, "latest_runs", None)
+    if runs is None:
+        return clip.runs.order_by("-created_at", "-id").first()
+    return runs[0] if runs else None
+
+
+def clip_artifact(clip: Clip, kind: ArtifactKind) -> Artifact | None:
+    """The newest artifact of ``kind`` from a succeeded run of the clip, if any."""
+    artifacts: list[Artifact] | None = getattr(clip, "finished_artifacts", None)
+    if artifacts is None:
+        return (
+            clip.artifacts.filter(kind=kind, run__status=Status.SUCCEEDED)
+            .order_by("-run__created_at", "-run_id")
+            .first()
+        )
+    return next((a for a in artifacts if a.kind == kind), None)
+
+
+def clip_downloads_ready(clip: Clip) -> dict[str, bool]:
+    """Download name → whether it can be downloaded now."""
+    return {
+        name: kind is None or clip_artifact(clip, kind) is not None
+        for name, kind in DOWNLOADS.items()
+    }
+
+
+def clip_download_get(*, user: User | AnonymousUser, clip_id: int, name: str) -> Download:
+    """The file behind ``GET clips/{id}/download/{name}/``; 404 for non-members, unknown
+    names and artifacts no run has produced yet."""
+    clip = clip_get(user=user, clip_id=clip_id)
+    if name not in DOWNLOADS:
+        raise NotFound(f"No download called {name!r}; try one of {', '.join(DOWNLOADS)}.")
+    kind = DOWNLOADS[name]
+    if kind is None:
+        return _download(clip.original, clip.name)
+    artifact = clip_artifact(clip, kind)
+    if artifact is None:
+        raise NotFound(f"No {name} yet: it appears when a run of this clip has succeeded.")
+    return _download(artifact.file, f"{PurePosixPath(clip.name).stem}.{name}")
+
+
+def _download(file: FieldFile, filename: str) -> Download:
+    suffix = PurePosixPath(filename).suffix.lower()
+    return Download(file, filename, _CONTENT_TYPES.get(suffix, "application/octet-stream"))

@@ -1,0 +1,126 @@
+"""Browser pages: my projects, a project (clips, members), the upload page, a clip.
+
+Views are thin: reads go through selectors, writes through services, and a service
+error becomes an error page in one place, :func:`page`. A project a user is not a
+member of does not exist for them (404), as in the API.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Concatenate, ParamSpec
+
+from django import forms
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from webapp.api.selectors import membership_list, project_list_with_role
+from webapp.clips import presenters
+from webapp.clips.selectors import clip_downloads_ready, clip_get, clip_latest_run, clip_list
+from webapp.core.errors import ServiceError
+from webapp.projects.models import ROLE_RANK, Role
+from webapp.projects.permissions import require_role
+from webapp.projects.selectors import project_get
+from webapp.projects.services import project_create
+from webapp.runs.selectors import run_list
+
+P = ParamSpec("P")
+PageView = Callable[Concatenate[HttpRequest, P], HttpResponse]
+
+
+class ProjectForm(forms.Form):
+    name = forms.CharField(max_length=120, strip=True, label="Project name")
+
+
+def page(view: PageView[P]) -> PageView[P]:
+    """Log-in required; a :class:`ServiceError` renders ``error.html`` with its status."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, /, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except ServiceError as error:
+            context = {"message": error.message, "status": error.status}
+            return render(request, "error.html", context, status=error.status)
+
+    return login_required(wrapper)
+
+
+def _user(request: HttpRequest) -> User:
+    assert isinstance(request.user, User), "page() requires a logged-in user"
+    return request.user
+
+
+@require_GET
+@page
+def home(request: HttpRequest) -> HttpResponse:
+    """My projects and the new-project form."""
+    context = {"projects": project_list_with_role(user=_user(request)), "form": ProjectForm()}
+    return render(request, "pages/home.html", context)
+
+
+@require_POST
+@page
+def project_new(request: HttpRequest) -> HttpResponse:
+    """Create a project (I become its owner) and open it."""
+    form = ProjectForm(request.POST)
+    if not form.is_valid():
+        context = {"projects": project_list_with_role(user=_user(request)), "form": form}
+        return render(request, "pages/home.html", context, status=400)
+    project = project_create(user=_user(request), name=form.cleaned_data["name"])
+    return redirect("project", project_id=project.pk)
+
+
+@require_GET
+@page
+def project_detail(request: HttpRequest, project_id: int) -> HttpResponse:
+    """A project's clips (with their latest run) and members."""
+    user = _user(request)
+    project = project_get(user=user, project_id=project_id)
+    role = require_role(project=project, user=user, role=Role.VIEWER)
+    clips = clip_list(user=user, project_id=project_id)
+    members = membership_list(user=user, project_id=project_id)
+    context = {
+        "project": project,
+        "role": role,
+        "can_upload": ROLE_RANK[role] >= ROLE_RANK[Role.EDITOR],
+        "clips": [(clip, clip_latest_run(clip)) for clip in clips],
+        "members": sorted(members, key=lambda m: -ROLE_RANK[Role(m.role)]),  # stable: by name
+    }
+    return render(request, "pages/project.html", context)
+
+
+@require_GET
+@page
+def project_upload(request: HttpRequest, project_id: int) -> HttpResponse:
+    """Drag-and-drop upload with progress (editors and owners)."""
+    user = _user(request)
+    project = project_get(user=user, project_id=project_id)
+    require_role(project=project, user=user, role=Role.EDITOR)
+    context = {
+        "project": project,
+        "max_bytes": settings.UPLOAD_MAX_BYTES,
+        "max_mb": f"{settings.UPLOAD_MAX_BYTES / (1024 * 1024):g}",
+    }
+    return render(request, "pages/upload.html", context)
+
+
+@require_GET
+@page
+def clip_detail(request: HttpRequest, clip_id: int) -> HttpResponse:
+    """A clip's validation report, downloads and runs."""
+    user = _user(request)
+    clip = clip_get(user=user, clip_id=clip_id)
+    context = {
+        "clip": clip,
+        "project": clip.project,
+        "report": presenters.report_view(clip.report),
+        "downloads": presenters.downloads(clip, clip_downloads_ready(clip)),
+        "runs": run_list(user=user, project_id=clip.project_id).filter(clip=clip),
+    }
+    return render(request, "pages/clip.html", context)
