@@ -44,7 +44,10 @@ class LostOwnership(Exception):
 
 @cache
 def code_version() -> str:
-    """The git commit of the running code (``unknown`` outside a checkout)."""
+    """``$KINETOGRAPH_CODE_VERSION`` (set in images), else the checkout's git commit, else
+    ``unknown``."""
+    if os.environ.get("KINETOGRAPH_CODE_VERSION"):
+        return os.environ["KINETOGRAPH_CODE_VERSION"]
     root = Path(__file__).resolve().parents[2]
     try:
         done = subprocess.run(
@@ -274,4 +277,5 @@ def _notify(run_id: int) -> None:
     """Tell the project's webhooks that the run ended (after commit)."""
     from webapp.webhooks.services import webhooks_notify_run_finished
 
-    transaction.on_commit(lambda: webhooks_notify_run_finished(run_id=run_id))
+    # robust: a failure to record deliveries is logged and never undoes the finished run
+    transaction.on_commit(lambda: webhooks_notify_run_finished(run_id=run_id), robust=True)
