@@ -11,7 +11,7 @@ gives per-frame joint extents along each axis.
 * **Unit**: the candidate that turns the median standing extent (lowest to
   highest joint along the up axis, end effectors included) into a height
   closest, on a log scale, to :data:`REFERENCE_EXTENT_M` — the geometric mean
-  measured over the corpus in ``../shared/data`` (1.3–2.0 m). Confidence is the
+  measured over the project's BVH test corpus (1.3–2.0 m). Confidence is the
   softmax weight of the best candidate.
 """
 
