@@ -35,7 +35,7 @@ class TokenSerializer(serializers.Serializer[Token]):
 
 
 class ProjectSerializer(serializers.ModelSerializer[Project]):
-    """A project as :func:`webapp.api.selectors.project_list_with_role` annotates it."""
+    """A project as :func:`webapp.projects.selectors.project_list_with_role` annotates it."""
 
     role = serializers.ChoiceField(
         source="my_role", choices=Role.choices, read_only=True, help_text="Your role."

@@ -23,7 +23,6 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
-from webapp.api import selectors as api_selectors
 from webapp.api import serializers as s
 from webapp.api import services as api_services
 from webapp.api.idempotency import idempotent
@@ -37,6 +36,7 @@ from webapp.clips.selectors import (
     clip_latest_run,
     clip_list,
 )
+from webapp.projects import selectors as project_selectors
 from webapp.projects.models import Membership, Project, Role
 from webapp.projects.selectors import project_get
 from webapp.projects.services import membership_upsert, project_create
@@ -87,7 +87,7 @@ class ProjectListView(GenericAPIView[Project]):
 
     @extend_schema(responses={200: s.ProjectSerializer(many=True), **READ})
     def get(self, request: Request) -> Response:
-        projects = api_selectors.project_list_with_role(user=_user(request))
+        projects = project_selectors.project_list_with_role(user=_user(request))
         page = self.paginate_queryset(projects)
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
@@ -97,7 +97,9 @@ class ProjectListView(GenericAPIView[Project]):
         data = s.ProjectInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         project = project_create(user=_user(request), name=data.validated_data["name"])
-        project = api_selectors.project_get_with_role(user=_user(request), project_id=project.pk)
+        project = project_selectors.project_get_with_role(
+            user=_user(request), project_id=project.pk
+        )
         return Response(s.ProjectSerializer(project).data, status=status.HTTP_201_CREATED)
 
 
@@ -105,7 +107,9 @@ class ProjectListView(GenericAPIView[Project]):
 class ProjectDetailView(APIView):
     @extend_schema(responses={200: s.ProjectSerializer, **READ})
     def get(self, request: Request, project_id: int) -> Response:
-        project = api_selectors.project_get_with_role(user=_user(request), project_id=project_id)
+        project = project_selectors.project_get_with_role(
+            user=_user(request), project_id=project_id
+        )
         return Response(s.ProjectSerializer(project).data)
 
 
@@ -115,7 +119,7 @@ class ProjectMembersView(GenericAPIView[Membership]):
 
     @extend_schema(responses={200: s.MembershipSerializer(many=True), **READ})
     def get(self, request: Request, project_id: int) -> Response:
-        members = api_selectors.membership_list(user=_user(request), project_id=project_id)
+        members = project_selectors.membership_list(user=_user(request), project_id=project_id)
         page = self.paginate_queryset(members)
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 

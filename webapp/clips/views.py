@@ -19,13 +19,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from webapp.api.selectors import membership_list, project_list_with_role
 from webapp.clips import presenters
 from webapp.clips.selectors import clip_downloads_ready, clip_get, clip_latest_run, clip_list
 from webapp.core.errors import ServiceError
 from webapp.projects.models import ROLE_RANK, Role
 from webapp.projects.permissions import require_role
-from webapp.projects.selectors import project_get
+from webapp.projects.selectors import membership_list, project_get, project_list_with_role
 from webapp.projects.services import project_create
 from webapp.runs.selectors import run_list
 
