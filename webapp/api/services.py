@@ -1,7 +1,6 @@
-"""Writes the API composes from the apps' services (each is one call from a view).
-
-``clip_upload`` and ``clip_run_start`` belong with :mod:`webapp.clips.services` and
-:mod:`webapp.runs.services`; they live here until those modules take them.
+"""The API's writes: adapters from what a request carries (credentials, an
+``UploadedFile``, ids) to the apps' services, one call from each view. The browser
+pages use the same app services directly.
 """
 
 from __future__ import annotations
