@@ -434,3 +434,12 @@ def test_uploads_are_throttled_but_listing_is_not(
     assert response.json()["error"]["details"]["retry_after_s"] > 0
     assert client.get(url).status_code == 200
     cache.clear()
+
+
+def test_a_download_whose_stored_file_vanished_answers_404_not_500(
+    members: dict[str, AbstractUser], clip: Clip
+) -> None:
+    clip.original.storage.delete(clip.original.name)
+    response = client_for(members["viewer"]).get(f"/api/v1/clips/{clip.pk}/download/original/")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "not_found"

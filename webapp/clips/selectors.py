@@ -128,5 +128,7 @@ def clip_download_get(*, user: User | AnonymousUser, clip_id: int, name: str) ->
 
 
 def _download(file: FieldFile, filename: str) -> Download:
+    if not file.name or not file.storage.exists(file.name):
+        raise NotFound(f"The stored file for {filename} is missing; start a new run or re-upload.")
     suffix = PurePosixPath(filename).suffix.lower()
     return Download(file, filename, _CONTENT_TYPES.get(suffix, "application/octet-stream"))
