@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from motioncore import fk
 from motioncore.clip import UpAxis
 
 FloatArray = NDArray[np.float64]
@@ -112,9 +113,7 @@ def guess_rest_up_axis(offsets: FloatArray, parents: NDArray[np.integer]) -> Gue
         if norm > 1e-9 and abs(float(lift[UP_AXIS_INDEX[axis]])) >= _PURE_AXIS * norm:
             evidence = f"root-to-body OFFSET {np.round(lift, 4).tolist()} (file units)"
             return Guess(axis, abs(float(lift[UP_AXIS_INDEX[axis]])) / norm, evidence)
-    rest = np.zeros_like(offsets)
-    for j, p in enumerate(parents):
-        rest[j] = offsets[j] if p < 0 else rest[p] + offsets[j]
+    rest = fk.rest_positions(offsets, parents)
     guess = guess_up_axis(rest[None, body_joints(parents)])
     return Guess(guess.value, guess.confidence, "zero-pose " + guess.evidence)
 

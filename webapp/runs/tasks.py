@@ -41,12 +41,6 @@ def run_pipeline(run_id: int) -> None:
     pipeline.execute(run_id=run_id)
 
 
-@shared_task
-def requeue_stale_runs() -> list[int]:
-    """Re-enqueue runs left behind by dead workers or lost messages (for beat, if wanted)."""
-    return services.runs_requeue_stale()
-
-
 def sweep_once() -> list[int]:
     """One sweep that never raises (a failure is logged; the next sweep tries again)."""
     try:
