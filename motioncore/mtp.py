@@ -177,8 +177,12 @@ class MTPResult:
         }
 
 
-def _peaks(curve: FloatArray, prominence_ratio: float) -> IntArray:
-    """Indices of the motion units' peaks; the clip's ends may be peaks."""
+def peaks(curve: FloatArray, prominence_ratio: float = 0.1) -> IntArray:
+    """Indices ``[K]`` of the motion units' peaks in ``curve [F]``, ascending.
+
+    A peak is a local maximum whose prominence is at least ``prominence_ratio``
+    times its height; the clip's first and last frames may be peaks.
+    """
     pad = curve.min() - (np.ptp(curve) + 1.0)
     padded = np.concatenate(([pad], curve, [pad]))
     idx, props = find_peaks(padded, prominence=0.0)
@@ -201,10 +205,11 @@ def _extremum_distance(curve: FloatArray) -> IntArray:
 
 
 def _angles_deg(velocity: FloatArray, next_velocity: FloatArray) -> FloatArray:
-    """``[F]`` angle (degrees) between each velocity and ``next_velocity``."""
-    norms = np.linalg.norm(velocity, axis=1) * np.linalg.norm(next_velocity)
+    """``[F]`` angle (degrees) between each velocity and ``next_velocity`` ``[3]`` or ``[F, 3]``."""
+    norms = np.linalg.norm(velocity, axis=1) * np.linalg.norm(next_velocity, axis=-1)
     with np.errstate(invalid="ignore", divide="ignore"):
-        cos = (velocity @ next_velocity) / np.where(norms > 0.0, norms, np.nan)
+        dots = np.sum(velocity * next_velocity, axis=-1)
+        cos = dots / np.where(norms > 0.0, norms, np.nan)
     return np.asarray(np.degrees(np.arccos(np.clip(cos, -1.0, 1.0))), dtype=np.float64)
 
 
@@ -252,7 +257,9 @@ def detect(
         fps: frame rate, Hz.
         alpha: momentum retention against the motion unit's peak (§3.1: 0.5–0.7).
         theta_max_deg: largest angle to ``next_velocity``, degrees (§3.1: 60–90).
-        next_velocity: ``[3]`` next clip's initial velocity, m/s; ``None`` skips (2).
+        next_velocity: ``[3]`` next clip's initial velocity, m/s, or ``[F, 3]`` one per
+            frame (the next clip's velocity turned to each frame's heading, as a
+            transition that aligns headings sees it); ``None`` skips (2).
         min_peak: below this peak (curve units) the motion never builds momentum
             and no candidate is reliable (§6.2 low-speed motion; 0.1 is ours).
         min_decel_per_s: the curve must fall faster than this, curve units/s.
@@ -275,9 +282,9 @@ def detect(
             f"need curve [F>=3], velocity [F,3] and fps > 0; got {c.shape}, {v.shape}, {fps}"
         )
     frames = np.arange(c.shape[0])
-    peaks = _peaks(c, peak_prominence_ratio)
+    unit_peaks = peaks(c, peak_prominence_ratio)
     marks = np.full(c.shape[0], -1, dtype=np.intp)
-    marks[peaks] = peaks
+    marks[unit_peaks] = unit_peaks
     peak_frame = np.maximum.accumulate(marks)
     with np.errstate(invalid="ignore", divide="ignore"):
         ref = np.where(peak_frame >= 0, c[peak_frame], np.nan)
@@ -287,8 +294,8 @@ def detect(
         direction_ok = np.ones(c.shape[0], dtype=bool)
     else:
         nv = np.asarray(next_velocity, dtype=np.float64)
-        if nv.shape != (3,):
-            raise MotionCoreError(f"next_velocity must be [3]; got {nv.shape}")
+        if nv.shape not in ((3,), (c.shape[0], 3)):
+            raise MotionCoreError(f"next_velocity must be [3] or [F, 3]; got {nv.shape}")
         angle = _angles_deg(v, nv)
         direction_ok = angle <= theta_max_deg
     slope = np.gradient(c) * fps
