@@ -20,7 +20,11 @@ Deviations from the §5.1 listing, and why:
   below ``α·max``, so a smaller second swing never yields a cut (§6.2 asks to
   segment multi-peak curves into units first). Peaks are local maxima whose
   prominence is at least ``peak_prominence_ratio`` × their height; a clip that
-  starts or ends on a peak counts it.
+  starts or ends on a peak counts it. A unit runs from the lowest frame between
+  two peaks (the valley) to the next valley, as in :func:`motioncore.phases.units`:
+  frames from a valley up to the next peak belong to the next unit, before its
+  peak, so they are never candidates (the listing would test them against the
+  previous peak).
 * Condition (4) is tested (the listing has none): local maxima *and* minima
   of the curve, and the clip's first and last frames, are excluded, as is any
   frame within ``extremum_guard_s`` of them.
@@ -45,6 +49,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from functools import cached_property
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -190,6 +195,23 @@ def peaks(curve: FloatArray, prominence_ratio: float = 0.1) -> IntArray:
     return np.asarray(idx[keep] - 1, dtype=np.intp)
 
 
+def _unit_peak_frame(curve: FloatArray, unit_peaks: IntArray) -> IntArray:
+    """``[F]`` the peak of each frame's motion unit if the frame is at or after it, else -1.
+
+    Units are split at the valley (first lowest frame) between consecutive peaks;
+    the valley frame starts the next unit.
+    """
+    marks = np.full(curve.shape[0], -1, dtype=np.intp)
+    marks[unit_peaks] = unit_peaks
+    for left, right in pairwise(unit_peaks):
+        valley = left + int(np.argmin(curve[left : right + 1]))
+        marks[valley] = -2  # ends the left unit; the next peak starts the right one
+    accumulated = np.maximum.accumulate(np.where(marks == -2, -1, marks))
+    last_mark = np.maximum.accumulate(np.where(marks != -1, np.arange(curve.shape[0]), -1))
+    ended = (last_mark >= 0) & (marks[np.maximum(last_mark, 0)] == -2)
+    return np.asarray(np.where(ended, -1, accumulated), dtype=np.intp)
+
+
 def _extremum_distance(curve: FloatArray) -> IntArray:
     """``[F]`` frames to the nearest local extremum (ends and flats count)."""
     n = curve.shape[0]
@@ -283,9 +305,7 @@ def detect(
         )
     frames = np.arange(c.shape[0])
     unit_peaks = peaks(c, peak_prominence_ratio)
-    marks = np.full(c.shape[0], -1, dtype=np.intp)
-    marks[unit_peaks] = unit_peaks
-    peak_frame = np.maximum.accumulate(marks)
+    peak_frame = _unit_peak_frame(c, unit_peaks)
     with np.errstate(invalid="ignore", divide="ignore"):
         ref = np.where(peak_frame >= 0, c[peak_frame], np.nan)
         retention = np.asarray(c / ref, dtype=np.float64)

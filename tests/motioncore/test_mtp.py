@@ -154,3 +154,19 @@ def test_bad_input_raises(
 ) -> None:
     with pytest.raises(MotionCoreError):
         mtp.detect(curve, velocity, fps, next_velocity=next_velocity)
+
+
+def test_frames_after_a_units_valley_are_not_tested_against_the_previous_peak() -> None:
+    """Peak 1.0, valley 0.7 (still ≥ α of the first peak), a small bump that slows down
+    (0.8 → 0.75, too small to be a unit), then the second peak: the slowing frames in
+    the bump are in the second unit, before its peak, so they are no candidates."""
+    fps = 30.0
+    knots_t = [0, 10, 20, 26, 30, 40, 50]
+    knots_v = [0.2, 1.0, 0.7, 0.8, 0.75, 1.0, 0.2]
+    curve = np.interp(np.arange(51), knots_t, knots_v)
+    result = mtp.detect(curve, along_x(curve), fps, alpha=0.6)
+    bump = set(range(27, 30))  # strictly decelerating, not extrema, retention ≥ 0.75
+    assert bump.isdisjoint(result.order.tolist())
+    assert all(result.peak_frame[f] == -1 for f in range(20, 40))
+    # first lobe: 1.0 → 0.7 keeps ≥ α throughout; second: 1 - 0.08k ≥ 0.6 for k ≤ 5
+    assert set(result.order.tolist()) == set(range(11, 20)) | set(range(41, 46))
