@@ -2,6 +2,9 @@
 
 :func:`clean` runs, in this order (each stage optional):
 
+0. **bind-pose trim**: leading frames the root leaves at an impossible speed (a
+   bind pose before the take, :func:`motioncore.outliers.leading_teleport`) are
+   dropped, with a warning;
 1. **3-sigma outlier repair** (:mod:`motioncore.outliers`) at the source rate,
    before a spline or a filter can smear a glitch over its neighbours;
 2. **resampling** to ``fps`` (:mod:`motioncore.resample`);
@@ -111,6 +114,7 @@ def clean(
     *,
     fps: float | None = None,
     outliers: bool = True,
+    trim_bind_pose: bool = True,
     smooth: SmoothMethod = "none",
     footskate: bool = True,
     roles: JointRoles | None = None,
@@ -132,6 +136,7 @@ def clean(
     Args:
         clip: the clip (metres, Y up).
         fps: output frame rate, Hz; ``None`` keeps the clip's.
+        trim_bind_pose: drop leading bind-pose frames (step 0).
         outliers: run the 3-sigma repair (:func:`motioncore.outliers.motion`
             with ``outlier_sigma``, ``outlier_min_rotation_rad`` (radians per
             frame) and ``outlier_min_translation_m`` (metres per frame)).
@@ -158,6 +163,8 @@ def clean(
     report = _Builder(clip, parameters, progress or _silent)
     fps_out = float(fps) if fps is not None else clip.fps
     work = clip
+    if trim_bind_pose:
+        work = report.trimmed(clip)
     if outliers:
         report.step(0.05, "outliers")
         work, mask = outliers_mod.motion(
@@ -203,7 +210,21 @@ class _Builder:
         self.stages: list[str] = []
         self.warnings: list[str] = []
         self.outlier_samples = 0
+        self.leading = 0
         self.cutoff_hz: float | None = None
+
+    def trimmed(self, clip: Clip) -> Clip:
+        """``clip`` without its leading bind-pose frames (noted in the report)."""
+        drop, jump_m = outliers_mod.leading_teleport(clip)
+        if drop == 0:
+            return clip
+        self.leading = drop
+        self.step(0.02, "bind pose")
+        self.warnings.append(
+            f"dropped {drop} leading frame(s): the root jumps {jump_m:.2f} m in one frame "
+            "(a bind pose before the take)"
+        )
+        return clip.with_arrays(clip.rotations[drop:], clip.translations[drop:])
 
     def step(self, fraction: float, stage: str) -> None:
         if stage not in ("report", "done"):
@@ -229,7 +250,10 @@ class _Builder:
         changed_threshold_m: float,
     ) -> CleanReport:
         after = fk.positions(work)
-        reference = fk.positions(_reference(self.clip, work.fps))
+        kept = self.clip.with_arrays(
+            self.clip.rotations[self.leading :], self.clip.translations[self.leading :]
+        )
+        reference = fk.positions(_reference(kept, work.fps))
         moved = np.linalg.norm(after - reference, axis=-1)
         legs = _leg_joints(work.skeleton.parents, roles)
         skate_before: dict[str, float | None] = {}

@@ -7,6 +7,7 @@
   skate; writes the cleaned BVH in the source's layout and prints the cleaning
   report. A progress bar goes to stderr when it is a terminal.
 * ``info FILE``: a short human-readable summary.
+* ``analyze`` and ``transition``: see :mod:`motioncore.cli_analysis`.
 
 Exit codes: 0 success, 2 invalid input (bad file or bad arguments), 1 anything
 else (a bug: reported with a one-line message).
@@ -21,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from motioncore import bvh, report
+from motioncore import bvh, cli_analysis, report
 from motioncore.clip import Clip
 from motioncore.errors import MotionCoreError
 
@@ -33,7 +34,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     parser = _parser()
     args = parser.parse_args(argv)
-    handler = {"validate": _validate, "clean": _clean, "info": _info}[args.command]
+    handler = {
+        "validate": _validate,
+        "clean": _clean,
+        "info": _info,
+        "analyze": cli_analysis.analyze,
+        "transition": cli_analysis.transition_command,
+    }[args.command]
     return handler(args)
 
 
@@ -67,6 +74,7 @@ def _parser() -> argparse.ArgumentParser:
     clean.add_argument("--json", action="store_true", help="print the cleaning report as JSON")
     info = commands.add_parser("info", help="print a short summary of a BVH file")
     _add_load_options(info)
+    cli_analysis.add_parsers(commands)
     return parser
 
 

@@ -44,6 +44,10 @@ CurveMethod = Literal["speed", "energy", "pca"]
 
 _EPS_M_PER_S = 1e-9
 
+MIN_PEAK: dict[str, float] = {"speed": 0.1, "energy": 0.005, "pca": 0.1}
+"""Per :data:`CurveMethod`, the peak (m/s, J/kg, m/s) below which a motion never builds
+momentum (seed 000 §6.2 low-speed motion; ours: 0.1 m/s, and ½·0.1² J/kg for energy)."""
+
 
 class Segment(NamedTuple):
     """One body segment: its mass fraction and where its COM lies.

@@ -41,6 +41,8 @@ Deviations from the §5.1 listing, and why:
   frame after the peak whatever α is.
 * The θ test (2) is skipped, and reported as skipped, without ``next_velocity``;
   a frame whose velocity is zero has no direction and fails it.
+* A motion unit whose peak stays under ``min_peak`` (a sway while standing) has
+  no candidates: its momentum is too weak to carry into the next clip (§6.2).
 * Low momentum and near-180° reversals (§6.2) are reported: ``reason`` when
   there is no reliable candidate, ``recommendation`` to insert a transition.
 """
@@ -282,8 +284,9 @@ def detect(
         next_velocity: ``[3]`` next clip's initial velocity, m/s, or ``[F, 3]`` one per
             frame (the next clip's velocity turned to each frame's heading, as a
             transition that aligns headings sees it); ``None`` skips (2).
-        min_peak: below this peak (curve units) the motion never builds momentum
-            and no candidate is reliable (§6.2 low-speed motion; 0.1 is ours).
+        min_peak: below this peak (curve units) a motion unit never builds momentum:
+            its frames fail (1), and a clip whose units all stay below it has no
+            reliable candidate (§6.2 low-speed motion; 0.1 is ours).
         min_decel_per_s: the curve must fall faster than this, curve units/s.
         extremum_guard_s: frames within this many seconds of a local extremum fail (4).
         peak_prominence_ratio: a local maximum starts a motion unit when its
@@ -322,7 +325,7 @@ def detect(
     dist_s = _extremum_distance(c) / fps
     passed = np.stack(
         [
-            (retention >= alpha) & (frames > peak_frame),
+            (retention >= alpha) & (frames > peak_frame) & (ref >= min_peak),
             direction_ok,
             slope < -min_decel_per_s,
             (dist_s > 0.0) & (dist_s >= extremum_guard_s),

@@ -182,3 +182,26 @@ def motion(
         translations=repair(t, t_mask[..., None]),
     )
     return repaired, q_mask | t_mask
+
+
+def leading_teleport(
+    clip: Clip, *, max_speed_m_per_s: float = 10.0, max_frames: int = 2
+) -> tuple[int, float]:
+    """Leading frames to drop because the root jumps out of them, and the jump (metres).
+
+    Many exports (the iClone CMU retargets) open with the bind pose at the origin,
+    then the take starts metres away on the next frame: a root speed no body
+    reaches. Among the first ``max_frames`` frame steps, the last one whose root
+    speed exceeds ``max_speed_m_per_s`` (m/s; 10 is ours, a sprinter's top speed)
+    ends the bind pose: the frames before it are dropped. ``(0, 0.0)`` when none.
+    """
+    if clip.num_frames < 3:
+        return 0, 0.0
+    root = int(clip.skeleton.roots[0])
+    head = clip.translations[: max_frames + 1, root]
+    steps = np.linalg.norm(np.diff(head, axis=0), axis=-1)
+    fast = np.flatnonzero(steps * clip.fps > max_speed_m_per_s)
+    if fast.size == 0:
+        return 0, 0.0
+    last = int(fast[-1])
+    return last + 1, float(steps[last])

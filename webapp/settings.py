@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "webapp.projects",
     "webapp.clips",
     "webapp.runs",
+    "webapp.transitions",
     "webapp.webhooks",
     "webapp.api",
 ]

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from conftest import SAMPLE_DIR
 from motioncore import bvh, clean, fk, quat, skeleton
 from motioncore.clip import Clip, Skeleton
 from motioncore.errors import MotionCoreError
@@ -168,6 +169,8 @@ def test_corpus_locomotion_skate_drops_70_percent_and_the_body_stays(
     for rel in _locomotion():
         clip = bvh.load(DATA / rel)
         out, report = clean.clean(clip, speed_threshold_mps=speed_threshold_mps)
+        drop = report.frames_in - report.frames_out  # leading bind-pose frames (iClone)
+        clip = clip.with_arrays(clip.rotations[drop:], clip.translations[drop:])
         rms = _non_foot_rms_cm(clip, out)
         if rms >= 1.0:
             failures.append(f"{rel}: non-foot joints moved {rms:.2f} cm RMS")
@@ -184,3 +187,25 @@ def test_corpus_locomotion_skate_drops_70_percent_and_the_body_stays(
                 failures.append(f"{rel} {side}: skate {before:.3f} -> {after} cm/frame")
     assert not failures, "\n".join(failures)
     assert measured >= 2 * (len(_locomotion()) - len(NO_CONTACT)) - 6  # nearly every foot
+
+
+def test_a_leading_bind_pose_frame_is_dropped_with_a_warning() -> None:
+    """A T-pose at the origin before the take (as iClone's CMU retargets open): the
+    root leaves it at an impossible speed, so it is dropped and said so."""
+    take = bvh.load(SAMPLE_DIR / "games105" / "walk60.bvh")
+    root = int(take.skeleton.roots[0])
+    bind_rot = quat.identity((1, take.skeleton.num_joints))
+    bind_tr = take.translations[:1].copy()
+    bind_tr[0, root] = take.translations[0, root] + np.array([2.0, 0.0, -1.5])
+    clip = take.with_arrays(
+        np.concatenate([bind_rot, take.rotations]), np.concatenate([bind_tr, take.translations])
+    )
+    out, report = clean.clean(clip, footskate=False, outliers=False)
+    assert (report.frames_in, report.frames_out) == (take.num_frames + 1, take.num_frames)
+    assert report.stages[0] == "bind pose"
+    assert any("dropped 1 leading frame" in w and "2.50 m" in w for w in report.warnings)
+    np.testing.assert_allclose(fk.positions(out), fk.positions(take), atol=1e-9)
+    untouched, plain = clean.clean(take, footskate=False, outliers=False)
+    assert plain.frames_out == take.num_frames and "bind pose" not in plain.stages
+    _, kept_report = clean.clean(clip, footskate=False, outliers=False, trim_bind_pose=False)
+    assert kept_report.frames_out == clip.num_frames and untouched.num_frames == take.num_frames

@@ -96,7 +96,19 @@ def test_low_momentum_has_no_reliable_candidate() -> None:
     assert result.best is None
     assert result.reason is not None
     assert result.reason.startswith("no reliable candidate: the motion never builds momentum")
-    assert result.candidates  # still listed, for inspection
+    assert not result.candidates
+    assert result.breakdown(60)["retention"]["value"] >= 0.6  # it keeps α of a weak peak
+
+
+def test_a_weak_unit_gives_no_candidates_next_to_a_strong_one() -> None:
+    """Two swings of the pendulum, the first at 5 % of the second's speed: only the
+    strong swing's decelerating side is a candidate (a sway is no momentum, §6.2)."""
+    t, v, fps = pendulum()
+    scaled = np.where(t < np.pi, 0.05 * v, v)
+    speed = np.abs(scaled)
+    result = mtp.detect(speed, along_x(scaled), fps, min_peak=0.1)
+    assert set(result.order.tolist()) == lobe_window(t, speed, np.pi, 0.6)
+    assert result.reason is None and result.best is not None
 
 
 def test_higher_alpha_moves_the_cut_towards_the_peak() -> None:

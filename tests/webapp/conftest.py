@@ -98,6 +98,7 @@ ARTIFACT_BYTES = {
     ArtifactKind.CLEANED_BVH: b"HIERARCHY\nROOT Hips\n",
     ArtifactKind.CLEAN_REPORT: b'{"cleaned": true}',
     ArtifactKind.VIEWER: b'{"format": "kinetograph-viewer/1"}',
+    ArtifactKind.ANALYSIS: b'{"units": []}',
 }
 
 

@@ -244,6 +244,7 @@ def test_clip_detail_follows_the_contract(viewer: APIClient, clip: Clip) -> None
         "cleaned.bvh": None,
         "viewer.json": None,
         "clean-report.json": None,
+        "analysis.json": None,
     }
 
 
@@ -374,7 +375,7 @@ def test_start_a_run_queues_it_on_commit(
     body = response.json()
     assert set(body) == RUN_FIELDS
     assert body["status"] == "queued" and body["clip"] == clip.pk
-    assert body["stages"] == ["ingest", "clean"]
+    assert body["stages"] == ["ingest", "clean", "analyze"]
     assert body["parameters"] == {"fps": 30.0}
     enqueue.assert_called_once_with(body["id"])
     assert Run.objects.get(pk=body["id"]).created_by == members["editor"]

@@ -9,19 +9,27 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache
+from hashlib import sha256
 from typing import Any, cast
 
 import pytest
 from django.contrib.auth.models import AbstractUser, User
+from django.core.files.base import ContentFile
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import URLResolver
+from django.utils.timezone import now
 
 from conftest import client_for, finish_run, make_user
+from motioncore import analysis, bvh
 from webapp.api import urls as api_urls
-from webapp.clips.models import Clip
+from webapp.clips.models import Artifact, ArtifactKind, Clip
+from webapp.clips.selectors import DOWNLOADS
 from webapp.clips.services import clip_upload_create
 from webapp.projects.models import Membership, Project, Role
 from webapp.runs.models import Run
+from webapp.transitions.models import Transition
+from webapp.transitions.selectors import TRANSITION_DOWNLOADS
 from webapp.webhooks.models import Webhook
 
 WHO = ("owner", "editor", "reviewer", "viewer", "outsider", "anonymous")
@@ -75,6 +83,26 @@ ENDPOINTS = [
     Endpoint("run start", "post", "/api/v1/clips/{clip}/runs/", EDIT, {"fps": 30}),
     Endpoint("runs list", "get", "/api/v1/projects/{project}/runs/", READ),
     Endpoint("run detail", "get", "/api/v1/runs/{run}/", READ),
+    Endpoint("download analysis", "get", "/api/v1/clips/{clip}/download/analysis.json/", READ),
+    Endpoint("clip analysis", "get", "/api/v1/clips/{clip}/analysis/", READ),
+    Endpoint(
+        "transition create",
+        "post",
+        "/api/v1/transitions/",
+        EDIT,
+        {"clip_a": "{clip}", "clip_b": "{clip}"},
+    ),
+    Endpoint("transitions list", "get", "/api/v1/projects/{project}/transitions/", READ),
+    Endpoint("transition detail", "get", "/api/v1/transitions/{transition}/", READ),
+    *(
+        Endpoint(
+            f"download transition {name}",
+            "get",
+            f"/api/v1/transitions/{{transition}}/download/{name}/",
+            READ,
+        )
+        for name in TRANSITION_DOWNLOADS
+    ),
     Endpoint(
         "webhooks list",
         "get",
@@ -102,12 +130,14 @@ ENDPOINTS = [
 
 @dataclass(frozen=True)
 class World:
-    """A project with a clip, a succeeded run with artifacts and a webhook."""
+    """A project with a clip, a succeeded run with artifacts (analysis features
+    included), a succeeded transition with its files, and a webhook."""
 
     project: Project
     clip: Clip
     run: Run
     webhook: Webhook
+    transition: Transition
 
     def ids(self) -> dict[str, int]:
         return {
@@ -115,15 +145,38 @@ class World:
             "clip": self.clip.pk,
             "run": self.run.pk,
             "webhook": self.webhook.pk,
+            "transition": self.transition.pk,
         }
+
+
+@cache
+def features_npz(data: bytes) -> bytes:
+    """The real analysis features of ``data`` (what the analyze stage stores)."""
+    return analysis.features(bvh.load(data)).to_npz()
+
+
+def _artifact(clip: Clip, run: Run, kind: str, data: bytes) -> None:
+    artifact = Artifact(
+        clip=clip, run=run, kind=kind, sha256=sha256(data).hexdigest(), size_bytes=len(data)
+    )
+    artifact.file.save(f"run{run.pk}-{kind}", ContentFile(data), save=True)
 
 
 def build_world(project: Project, editor: AbstractUser, data: bytes) -> World:
     uploader = cast(User, editor)
     clip = clip_upload_create(project=project, user=uploader, name="walk.bvh", data=data).clip
     run = finish_run(clip)
+    _artifact(clip, run, ArtifactKind.ANALYSIS_FEATURES, features_npz(data))
+    transition_run = Run.objects.create(
+        clip=clip, stages=["transition"], status="succeeded", progress=100, finished_at=now()
+    )
+    for kind in TRANSITION_DOWNLOADS.values():
+        _artifact(clip, transition_run, kind, b"{}")
+    transition = Transition.objects.create(
+        project=project, clip_a=clip, clip_b=clip, run=transition_run, created_by=uploader
+    )
     webhook = Webhook.objects.create(project=project, url="https://example.com/h", secret="s")
-    return World(project, clip, run, webhook)
+    return World(project, clip, run, webhook, transition)
 
 
 def call(user: AbstractUser | None, endpoint: Endpoint, ids: dict[str, int], upload: bytes) -> Any:
@@ -133,7 +186,10 @@ def call(user: AbstractUser | None, endpoint: Endpoint, ids: dict[str, int], upl
         file = SimpleUploadedFile("new.bvh", upload, content_type="application/octet-stream")
         return client.post(url, {"file": file}, format="multipart")
     method = getattr(client, endpoint.method)
-    body = endpoint.body or None
+    body = {
+        key: int(value.format(**ids)) if isinstance(value, str) and "{" in value else value
+        for key, value in endpoint.body.items()
+    } or None
     return method(url, body, format="json") if body else method(url)
 
 
@@ -171,11 +227,10 @@ def api_routes(patterns: list[Any], prefix: str = "") -> set[str]:
 
 def test_matrix_covers_every_route() -> None:
     """A new endpoint must be added to the matrix (the webhooks' included)."""
-    kinds = ("original", "cleaned.bvh", "viewer.json", "clean-report.json")
     expected = {
         route.replace("<str:kind>", kind)
         for route in api_routes(api_urls.urlpatterns)
-        for kind in kinds
+        for kind in (TRANSITION_DOWNLOADS if route.startswith("transitions/") else DOWNLOADS)
     }
     covered = {e.url.removeprefix("/api/v1/") for e in ENDPOINTS} | {"auth/token/"}
     assert expected == covered

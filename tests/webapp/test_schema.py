@@ -47,6 +47,11 @@ OPERATIONS = {
     ("POST", "/api/v1/projects/{project_id}/webhooks/"),
     ("DELETE", "/api/v1/webhooks/{webhook_id}/"),
     ("GET", "/api/v1/webhooks/{webhook_id}/deliveries/"),
+    ("GET", "/api/v1/clips/{clip_id}/analysis/"),
+    ("POST", "/api/v1/transitions/"),
+    ("GET", "/api/v1/projects/{project_id}/transitions/"),
+    ("GET", "/api/v1/transitions/{transition_id}/"),
+    ("GET", "/api/v1/transitions/{transition_id}/download/{kind}/"),
 }
 MAX_EXAMPLES = 25  # per operation: the whole property test stays well under a minute
 CREATING = {(method, path) for method, path in OPERATIONS if method == "POST"} - {

@@ -16,6 +16,8 @@ from webapp.clips.models import Clip
 from webapp.clips.selectors import CLIP_ORDERINGS, DOWNLOADS, clip_downloads_ready, clip_latest_run
 from webapp.projects.models import Membership, Project, Role
 from webapp.runs.models import Run
+from webapp.transitions.models import Transition
+from webapp.transitions.selectors import TRANSITION_DOWNLOADS, transition_downloads_ready
 
 MAX_RUN_FPS = 1000.0
 
@@ -205,3 +207,96 @@ class UploadSerializer(serializers.Serializer[dict[str, Any]]):
 
     clip = ClipSerializer()
     run = RunSerializer(allow_null=True)
+
+
+# --- analysis and transitions --------------------------------------------------------------------
+
+METHODS = (("speed", "speed (m/s)"), ("energy", "kinetic energy (J/kg)"), ("pca", "PCA (m/s)"))
+BLENDS = (("crossfade", "crossfade (slerp)"), ("inertialize", "inertialization"))
+
+
+class AnalysisQuerySerializer(serializers.Serializer[dict[str, Any]]):
+    alpha = serializers.FloatField(
+        default=0.6,
+        min_value=0.05,
+        max_value=1.0,
+        help_text="Momentum retention α against the motion unit's peak (seed: 0.5–0.7).",
+    )
+    theta = serializers.FloatField(
+        default=75.0,
+        min_value=0.0,
+        max_value=180.0,
+        help_text="θ_max, degrees: largest angle to the next clip's initial velocity.",
+    )
+    method = serializers.ChoiceField(
+        choices=METHODS, default="speed", help_text="The momentum measure."
+    )
+    next_clip = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        help_text="A clip of the same project whose initial velocity the direction test uses; "
+        "without it the direction condition is skipped (and reported as skipped).",
+    )
+
+
+class TransitionInputSerializer(serializers.Serializer[dict[str, Any]]):
+    clip_a = serializers.IntegerField(min_value=1, help_text="The clip to cut out of.")
+    clip_b = serializers.IntegerField(min_value=1, help_text="The clip to cut into.")
+    alpha = serializers.FloatField(default=0.6, min_value=0.05, max_value=1.0)
+    theta_max_deg = serializers.FloatField(default=75.0, min_value=0.0, max_value=180.0)
+    method = serializers.ChoiceField(choices=METHODS, default="speed")
+    blend_s = serializers.FloatField(
+        default=0.12, min_value=0.0, max_value=2.0, help_text="Blend duration, seconds."
+    )
+    blend = serializers.ChoiceField(choices=BLENDS, default="crossfade")
+
+
+TRANSITION_DOWNLOADS_SCHEMA = {
+    "type": "object",
+    "description": "Download URLs by name; null until the transition's run has succeeded.",
+    "properties": {
+        name: {"type": "string", "format": "uri", "nullable": True} for name in TRANSITION_DOWNLOADS
+    },
+    "required": list(TRANSITION_DOWNLOADS),
+}
+
+
+class TransitionSerializer(serializers.ModelSerializer[Transition]):
+    created_by: serializers.SlugRelatedField[User] = serializers.SlugRelatedField(
+        slug_field="username", read_only=True, allow_null=True
+    )
+    parameters = serializers.DictField(read_only=True)
+    run = RunSerializer(read_only=True)
+    result = serializers.DictField(
+        read_only=True,
+        help_text="The comparison report (`cut`, `entry`, `blend_s`, `metrics.<method>.<metric>`, "
+        "`engine`; docs/transitions.md); empty until the run has succeeded.",
+    )
+    downloads = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Transition
+        fields = [
+            "id",
+            "project",
+            "clip_a",
+            "clip_b",
+            "parameters",
+            "run",
+            "result",
+            "downloads",
+            "created_by",
+            "created_at",
+        ]
+        read_only_fields = fields
+
+    @extend_schema_field(TRANSITION_DOWNLOADS_SCHEMA)
+    def get_downloads(self, transition: Transition) -> dict[str, str | None]:
+        request = self.context.get("request")
+        urls: dict[str, str | None] = {}
+        for name, ready in transition_downloads_ready(transition).items():
+            path = reverse(
+                "api:transition-download", kwargs={"transition_id": transition.pk, "kind": name}
+            )
+            urls[name] = (request.build_absolute_uri(path) if request else path) if ready else None
+        return urls

@@ -35,6 +35,21 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("clips/<int:clip_id>/runs/", views.ClipRunsView.as_view(), name="clip-runs"),
     path("runs/<int:run_id>/", views.RunDetailView.as_view(), name="run"),
+    path("clips/<int:clip_id>/analysis/", views.ClipAnalysisView.as_view(), name="clip-analysis"),
+    path("transitions/", views.TransitionCreateView.as_view(), name="transitions"),
+    path(
+        "projects/<int:project_id>/transitions/",
+        views.ProjectTransitionsView.as_view(),
+        name="project-transitions",
+    ),
+    path(
+        "transitions/<int:transition_id>/", views.TransitionDetailView.as_view(), name="transition"
+    ),
+    path(
+        "transitions/<int:transition_id>/download/<str:kind>/",
+        views.TransitionDownloadView.as_view(),
+        name="transition-download",
+    ),
 ]
 
 if find_spec("webapp.webhooks.api") is not None:  # written separately; absent in early trees

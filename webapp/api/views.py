@@ -28,6 +28,7 @@ from webapp.api import services as api_services
 from webapp.api.idempotency import idempotent
 from webapp.api.schema import errors
 from webapp.api.uploads import UploadParser, UploadRateThrottle
+from webapp.clips.analysis import clip_analysis
 from webapp.clips.models import Clip
 from webapp.clips.selectors import (
     DOWNLOADS,
@@ -42,6 +43,14 @@ from webapp.projects.selectors import project_get
 from webapp.projects.services import membership_upsert, project_create
 from webapp.runs.models import Run
 from webapp.runs.selectors import run_get, run_list
+from webapp.transitions.models import Transition
+from webapp.transitions.selectors import (
+    TRANSITION_DOWNLOADS,
+    transition_download_get,
+    transition_get,
+    transition_list,
+)
+from webapp.transitions.services import transition_create
 
 READ = errors(401, 404)  # what every member-only GET can answer
 CREATE = errors(400, 401, 404, 409, 415)  # what every creating POST can answer
@@ -265,6 +274,109 @@ class RunDetailView(APIView):
     @extend_schema(responses={200: s.RunSerializer, **READ})
     def get(self, request: Request, run_id: int) -> Response:
         return Response(s.RunSerializer(run_get(user=_user(request), run_id=run_id)).data)
+
+
+# --- analysis and transitions -------------------------------------------------------------------
+
+
+@extend_schema(tags=["analysis"])
+class ClipAnalysisView(APIView):
+    @extend_schema(
+        parameters=[s.AnalysisQuerySerializer],
+        responses={
+            200: OpenApiResponse(
+                OpenApiTypes.OBJECT,
+                description="Units, phase runs, gait, MTP candidates with breakdowns, the chosen "
+                "cut and the curves (docs/analysis.md).",
+            ),
+            **errors(400, 401, 404),
+        },
+        description="Recompute the clip's phase and momentum analysis at these parameters "
+        "(synchronous, from the features its last succeeded run stored; 404 before one).",
+    )
+    def get(self, request: Request, clip_id: int) -> Response:
+        query = s.AnalysisQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        data = query.validated_data
+        result = clip_analysis(
+            user=_user(request),
+            clip_id=clip_id,
+            alpha=data["alpha"],
+            theta_max_deg=data["theta"],
+            method=data["method"],
+            next_clip_id=data.get("next_clip"),
+        )
+        return Response(result)
+
+
+@extend_schema(tags=["transitions"])
+class TransitionCreateView(APIView):
+    @extend_schema(
+        request=s.TransitionInputSerializer,
+        responses={201: s.TransitionSerializer, **errors(400, 401, 403, 404, 409, 415)},
+        description="Queue a transition from clip A into clip B (same project, same skeleton; "
+        "editors and owners). Poll the transition until `run.status` is `succeeded`.",
+    )
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = s.TransitionInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        clip_a, clip_b = values.pop("clip_a"), values.pop("clip_b")
+        created = transition_create(
+            user=_user(request), clip_a_id=clip_a, clip_b_id=clip_b, parameters=values
+        )
+        body = s.TransitionSerializer(created, context={"request": request})
+        return Response(body.data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(tags=["transitions"])
+class ProjectTransitionsView(GenericAPIView[Transition]):
+    serializer_class = s.TransitionSerializer
+
+    @extend_schema(responses={200: s.TransitionSerializer(many=True), **READ})
+    def get(self, request: Request, project_id: int) -> Response:
+        found = transition_list(user=_user(request), project_id=project_id)
+        page = self.paginate_queryset(found)
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+
+
+@extend_schema(tags=["transitions"])
+class TransitionDetailView(APIView):
+    @extend_schema(responses={200: s.TransitionSerializer, **READ})
+    def get(self, request: Request, transition_id: int) -> Response:
+        found = transition_get(user=_user(request), transition_id=transition_id)
+        return Response(s.TransitionSerializer(found, context={"request": request}).data)
+
+
+@extend_schema(tags=["transitions"])
+class TransitionDownloadView(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "kind", OpenApiTypes.STR, OpenApiParameter.PATH, enum=list(TRANSITION_DOWNLOADS)
+            )
+        ],
+        responses={
+            (200, "application/octet-stream"): OpenApiResponse(
+                OpenApiTypes.BINARY, description="transition.bvh."
+            ),
+            (200, "application/json"): OpenApiResponse(
+                OpenApiTypes.OBJECT, description="transition.json and viewer.json."
+            ),
+            **READ,
+        },
+    )
+    def get(self, request: Request, transition_id: int, kind: str) -> FileResponse:
+        download = transition_download_get(
+            user=_user(request), transition_id=transition_id, name=kind
+        )
+        return FileResponse(
+            download.file.open("rb"),
+            as_attachment=True,
+            filename=download.filename,
+            content_type=download.content_type,
+        )
 
 
 # --- everything else under /api/v1/ --------------------------------------------------------------

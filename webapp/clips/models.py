@@ -50,6 +50,11 @@ class ArtifactKind(models.TextChoices):
     CLEANED_BVH = "cleaned_bvh", "Cleaned BVH"
     CLEAN_REPORT = "clean_report", "Cleaning report (JSON)"
     VIEWER = "viewer", "Viewer arrays (JSON)"
+    ANALYSIS = "analysis", "Phase and momentum analysis (JSON)"
+    ANALYSIS_FEATURES = "analysis_features", "Analysis features (.npz)"
+    TRANSITION_BVH = "transition_bvh", "Transition clip (BVH)"
+    TRANSITION_VIEWER = "transition_viewer", "Transition clip viewer arrays (JSON)"
+    TRANSITION_REPORT = "transition_report", "Transition report (JSON)"
 
 
 class Artifact(models.Model):

@@ -31,6 +31,7 @@ DOWNLOADS: dict[str, ArtifactKind | None] = {
     "cleaned.bvh": ArtifactKind.CLEANED_BVH,
     "viewer.json": ArtifactKind.VIEWER,
     "clean-report.json": ArtifactKind.CLEAN_REPORT,
+    "analysis.json": ArtifactKind.ANALYSIS,
 }
 """Download name → artifact kind (``None``: the original upload)."""
 
@@ -74,7 +75,7 @@ def clip_get(*, user: User | AnonymousUser, clip_id: int) -> Clip:
 
 def _with_related(clips: QuerySet[Clip]) -> QuerySet[Clip]:
     """Clips with their uploader, latest run and finished artifacts (three queries in all)."""
-    newest_first = Run.objects.order_by("-created_at", "-id")
+    newest_first = Run.objects.filter(transition__isnull=True).order_by("-created_at", "-id")
     finished = Artifact.objects.filter(run__status=Status.SUCCEEDED).order_by(
         "-run__created_at", "-run_id"
     )
@@ -85,10 +86,11 @@ def _with_related(clips: QuerySet[Clip]) -> QuerySet[Clip]:
 
 
 def clip_latest_run(clip: Clip) -> Run | None:
-    """The clip's newest run (prefetched by :func:`clip_list` / :func:`clip_get`)."""
+    """The clip's newest pipeline run, transitions from it aside (prefetched by
+    :func:`clip_list` / :func:`clip_get`)."""
     runs: list[Run] | None = getattr(clip, "latest_runs", None)
     if runs is None:
-        return clip.runs.order_by("-created_at", "-id").first()
+        return clip.runs.filter(transition__isnull=True).order_by("-created_at", "-id").first()
     return runs[0] if runs else None
 
 
@@ -120,14 +122,15 @@ def clip_download_get(*, user: User | AnonymousUser, clip_id: int, name: str) ->
         raise NotFound(f"No download called {name!r}; try one of {', '.join(DOWNLOADS)}.")
     kind = DOWNLOADS[name]
     if kind is None:
-        return _download(clip.original, clip.name)
+        return download_of(clip.original, clip.name)
     artifact = clip_artifact(clip, kind)
     if artifact is None:
         raise NotFound(f"No {name} yet: it appears when a run of this clip has succeeded.")
-    return _download(artifact.file, f"{PurePosixPath(clip.name).stem}.{name}")
+    return download_of(artifact.file, f"{PurePosixPath(clip.name).stem}.{name}")
 
 
-def _download(file: FieldFile, filename: str) -> Download:
+def download_of(file: FieldFile, filename: str) -> Download:
+    """``file`` to send as ``filename``; 404 when the stored file is gone."""
     if not file.name or not file.storage.exists(file.name):
         raise NotFound(f"The stored file for {filename} is missing; start a new run or re-upload.")
     suffix = PurePosixPath(filename).suffix.lower()

@@ -34,7 +34,7 @@ from webapp.runs.models import Run, Status
 
 log = logging.getLogger(__name__)
 
-DEFAULT_STAGES = ("ingest", "clean")
+DEFAULT_STAGES = ("ingest", "clean", "analyze")
 HEARTBEAT_MAX_INTERVAL_S = 5.0  # "every few seconds", and well inside RUN_STALE_AFTER_S
 
 

@@ -22,9 +22,9 @@ from django.core.files.base import ContentFile
 from django.core.files.storage import Storage
 from django.db import transaction
 
-from motioncore import bvh, clean, export
+from motioncore import analysis, bvh, clean, export, transition
 from motioncore.clip import Clip as MotionClip
-from webapp.clips.models import Artifact, ArtifactKind
+from webapp.clips.models import Artifact, ArtifactKind, Clip
 from webapp.runs import services
 from webapp.runs.models import Run
 
@@ -122,9 +122,88 @@ def clean_stage(context: Context, progress: Progress) -> None:
     save_artifact(context.run, ArtifactKind.VIEWER, "viewer.json", viewer)
 
 
+def analyze_stage(context: Context, progress: Progress) -> None:
+    """Analyse the cleaned motion (momentum curves, units, phases, gait, MTP candidates) and
+    store the features the API recomputes from and the analysis at the run's parameters."""
+    motion = context.cleaned if context.cleaned is not None else context.motion
+    assert motion is not None, "ingest runs before analyze"
+    progress(0.1, "Measuring momentum, contacts and gait")
+    features = analysis.features(motion)
+    save_artifact(context.run, ArtifactKind.ANALYSIS_FEATURES, "features.npz", features.to_npz())
+    progress(0.7, "Finding momentum transition points")
+    result = analysis.analyze(features, **analysis_parameters(context.run.parameters))
+    save_artifact(
+        context.run,
+        ArtifactKind.ANALYSIS,
+        "analysis.json",
+        json.dumps(result.as_dict(), separators=(",", ":")).encode(),
+    )
+
+
+def analysis_parameters(parameters: dict[str, Any]) -> dict[str, Any]:
+    """The analysis keyword arguments a run's ``parameters`` set (the rest default)."""
+    keys = ("alpha", "theta_max_deg", "method")
+    return {key: parameters[key] for key in keys if parameters.get(key) is not None}
+
+
+def transition_stage(context: Context, progress: Progress) -> None:
+    """Build the transition from the run's clip (A) into ``parameters["clip_b"]``: the
+    comparison of MTP with the baselines, the transition clip and its viewer arrays."""
+    from webapp.transitions.services import transition_record_result
+
+    parameters = context.run.parameters
+    clip_b = Clip.objects.get(pk=parameters["clip_b"])
+    progress(0.05, "Loading both clips")
+    a, source_a = _best_motion(context.run.clip)
+    b, source_b = _best_motion(clip_b)
+    progress(0.2, "Measuring both clips' gait phase")
+    phase_a = analysis.features(a).gait_phase
+    phase_b = analysis.features(b).gait_phase
+    progress(0.4, "Comparing the cut points")
+    comparison = transition.compare(
+        a,
+        b,
+        alpha=float(parameters.get("alpha", 0.6)),
+        theta_max_deg=float(parameters.get("theta_max_deg", 75.0)),
+        curve=parameters.get("method", "speed"),
+        blend_s=float(parameters.get("blend_s", 0.12)),
+        blend=parameters.get("blend", "crossfade"),
+        phase_a=phase_a,
+        phase_b=phase_b,
+    )
+    report = {**comparison.as_dict(), "sources": {"a": source_a, "b": source_b}}
+    progress(0.8, "Writing the transition clip")
+    chosen = comparison.chosen.clip
+    save_artifact(
+        context.run, ArtifactKind.TRANSITION_BVH, "transition.bvh", bvh.dump(chosen).encode()
+    )
+    viewer = json.dumps(export.viewer_arrays(chosen), separators=(",", ":")).encode()
+    save_artifact(context.run, ArtifactKind.TRANSITION_VIEWER, "transition-viewer.json", viewer)
+    save_artifact(
+        context.run, ArtifactKind.TRANSITION_REPORT, "transition.json", json.dumps(report).encode()
+    )
+    transition_record_result(run=context.run, result=report)
+
+
+def _best_motion(clip: Clip) -> tuple[MotionClip, str]:
+    """The clip's newest cleaned motion, else its original; and which one it is."""
+    cleaned = (
+        Artifact.objects.filter(clip=clip, kind=ArtifactKind.CLEANED_BVH, run__status="succeeded")
+        .order_by("-run__created_at", "-run_id")
+        .first()
+    )
+    if cleaned is not None and cleaned.file.storage.exists(cleaned.file.name):
+        with cleaned.file.open("rb") as handle:
+            return bvh.load(handle.read()), f"cleaned (run {cleaned.run_id})"
+    with clip.original.open("rb") as handle:
+        return bvh.load(handle.read()), "original"
+
+
 StageFunction = Callable[[Context, Progress], None]
 
 STAGES: dict[str, StageFunction] = {
     "ingest": ingest,
     "clean": clean_stage,
+    "analyze": analyze_stage,
+    "transition": transition_stage,
 }

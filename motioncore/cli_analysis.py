@@ -1,0 +1,206 @@
+"""The ``analyze`` and ``transition`` commands of ``python -m motioncore``.
+
+* ``analyze FILE [--alpha 0.6] [--theta 75] [--method speed|energy|pca] [--next B.bvh]
+  [--json] [--no-curves]``: motion units, phase runs, gait, MTP candidates with
+  frame, time and breakdown, the chosen cut and the recommended cut points
+  (:mod:`motioncore.analysis`; the JSON is documented in ``docs/analysis.md``).
+* ``transition A B [--alpha …] [--theta …] [--method …] [--blend-s 0.12]
+  [--blend crossfade|inertialize] [-o OUT.bvh] [--json]``: the cut in A, the entry
+  in B, the metrics table for MTP and the three baselines, engine parameters
+  (:mod:`motioncore.transition`); ``-o`` writes the MTP transition clip.
+
+Exit codes as in :mod:`motioncore.cli`: 0 success, 2 invalid input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from motioncore import analysis, bvh, transition
+from motioncore.clip import Clip
+from motioncore.errors import MotionCoreError
+
+EXIT_OK = 0
+EXIT_INVALID = 2
+METHOD_CHOICES = ("speed", "energy", "pca")
+BLEND_CHOICES = ("crossfade", "inertialize")
+
+
+def add_parsers(commands: Any) -> None:
+    """Register ``analyze`` and ``transition`` on the ``add_subparsers()`` object."""
+    analyze = commands.add_parser("analyze", help="phases, gait and momentum transition points")
+    analyze.add_argument("file", type=Path, help="a .bvh file")
+    _add_mtp_options(analyze)
+    analyze.add_argument(
+        "--next", type=Path, help="the next clip: its initial velocity sets the direction test"
+    )
+    analyze.add_argument("--json", action="store_true", help="print JSON")
+    analyze.add_argument("--no-curves", action="store_true", help="leave the curves out")
+    trans = commands.add_parser("transition", help="cut from clip A into clip B, with metrics")
+    trans.add_argument("a", type=Path, help="the clip to cut out of (.bvh)")
+    trans.add_argument("b", type=Path, help="the clip to cut into (.bvh, same skeleton)")
+    _add_mtp_options(trans)
+    trans.add_argument(
+        "--blend-s", type=float, default=0.12, help="blend duration, s (default 0.12, §5.2)"
+    )
+    trans.add_argument("--blend", choices=BLEND_CHOICES, default="crossfade")
+    trans.add_argument("-o", "--output", type=Path, help="write the MTP transition clip here")
+    trans.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _add_mtp_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--alpha", type=float, default=0.6, help="momentum retention α (default 0.6)"
+    )
+    parser.add_argument("--theta", type=float, default=75.0, help="θ_max, degrees (default 75)")
+    parser.add_argument(
+        "--method", choices=METHOD_CHOICES, default="speed", help="momentum measure"
+    )
+
+
+def _check(args: argparse.Namespace) -> None:
+    if not 0.0 < args.alpha <= 1.0:
+        raise MotionCoreError(f"--alpha must be in (0, 1]; got {args.alpha}")
+    if not 0.0 <= args.theta <= 180.0:
+        raise MotionCoreError(f"--theta must be in [0, 180] degrees; got {args.theta}")
+    if getattr(args, "blend_s", 0.0) < 0.0:
+        raise MotionCoreError(f"--blend-s must be >= 0; got {args.blend_s}")
+
+
+def _load(path: Path) -> Clip:
+    try:
+        return bvh.load(path)
+    except MotionCoreError as error:
+        raise MotionCoreError(f"{path}: {error}") from error
+
+
+def _fail(args: argparse.Namespace, error: MotionCoreError) -> int:
+    if args.json:
+        json.dump({"error": {"message": str(error)}}, sys.stdout)
+        sys.stdout.write("\n")
+    else:
+        print(f"error: {error}", file=sys.stderr)
+    return EXIT_INVALID
+
+
+def analyze(args: argparse.Namespace) -> int:
+    """``python -m motioncore analyze``."""
+    try:
+        _check(args)
+        feats = analysis.features(_load(args.file))
+        next_feats = analysis.features(_load(args.next)) if args.next else None
+    except (MotionCoreError, OSError) as error:
+        return _fail(args, MotionCoreError(str(error)))
+    result = analysis.analyze(
+        feats,
+        alpha=args.alpha,
+        theta_max_deg=args.theta,
+        method=args.method,
+        next_features=next_feats,
+    )
+    payload = {"file": str(args.file), **result.as_dict(curves=not args.no_curves)}
+    if args.json:
+        json.dump(payload, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        _print_analysis(payload)
+    return EXIT_OK
+
+
+def _print_analysis(p: dict[str, Any]) -> None:
+    par = p["parameters"]
+    print(
+        f"{p['file']}: {p['frames']} frames, {p['duration_s']:.2f} s at {p['fps']:g} Hz; "
+        f"α {par['alpha']:g}, θ_max {par['theta_max_deg']:g}°, {par['method']} "
+        f"({par['curve_unit']})"
+    )
+    fractions = ", ".join(f"{k} {100 * v:.0f} %" for k, v in p["phases"]["fractions"].items())
+    print(f"  motion units: {len(p['units'])}; phases: {fractions}")
+    g = p["gait"]
+    periodic = "periodic" if g.get("periodic") else f"not periodic ({g.get('reason')})"
+    print(f"  gait: {periodic}; cycles {len(g.get('cycles', []))}")
+    best = p["best"]
+    if best is None:
+        print(f"  no cut: {p['reason']}")
+    else:
+        print(
+            f"  best cut: frame {best['frame']} ({best['time_s']:.3f} s), "
+            f"{len(p['candidates'])} candidates"
+        )
+    cuts = p["cuts"]
+    times = ", ".join(f"{t:.3f}" for t in cuts["times_s"][:12])
+    print(
+        f"  cut points ({cuts['strategy']}): {times}{' …' if len(cuts['times_s']) > 12 else ''} s"
+    )
+    if p["recommendation"]:
+        print(f"  advice: {p['recommendation']}")
+
+
+def transition_command(args: argparse.Namespace) -> int:
+    """``python -m motioncore transition``."""
+    try:
+        _check(args)
+        a, b = _load(args.a), _load(args.b)
+        comparison = transition.compare(
+            a,
+            b,
+            alpha=args.alpha,
+            theta_max_deg=args.theta,
+            curve=args.method,
+            blend_s=args.blend_s,
+            blend=args.blend,
+            phase_a=analysis.features(a).gait_phase,
+            phase_b=analysis.features(b).gait_phase,
+        )
+    except (MotionCoreError, OSError) as error:
+        return _fail(args, MotionCoreError(str(error)))
+    payload = {"a": str(args.a), "b": str(args.b), **comparison.as_dict()}
+    if args.output:
+        bvh.save(comparison.chosen.clip, args.output)
+        payload["output"] = str(args.output)
+    if args.json:
+        json.dump(payload, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        _print_transition(payload)
+    return EXIT_OK
+
+
+def _print_transition(p: dict[str, Any]) -> None:
+    cut, entry = p["cut"], p["entry"]
+    print(
+        f"{p['a']} → {p['b']}: cut at frame {cut['frame']} ({cut['time_s']:.3f} s), "
+        f"entry at frame {entry['frame']} ({entry['time_s']:.3f} s), "
+        f"{p['blend']} {p['blend_s']:g} s"
+    )
+    if cut.get("reason"):
+        print(f"  note: {cut['reason']}")
+    header = ("method", "cut", "entry", "retention", "continuity", "energy loss")
+    print("  {:<10} {:>6} {:>6} {:>10} {:>11} {:>12}".format(*header))
+    for method, m in p["metrics"].items():
+        print(
+            f"  {method:<10} {m['cut_frame']:>6} {m['entry_frame']:>6} "
+            f"{_fmt(m['momentum_retention']):>10} {_fmt(m['velocity_continuity']):>11} "
+            f"{_fmt(m['energy_loss']):>12}"
+        )
+    unity, unreal = p["engine"]["unity"], p["engine"]["unreal"]
+    print(
+        f"  Unity: exit time {unity['exit_time']:.3f}, transition duration "
+        f"{unity['transition_duration']:g} s, offset {unity['transition_offset']:.3f}"
+    )
+    print(
+        f"  Unreal: blend duration {unreal['blend_duration_s']:g} s, automatic rule time "
+        f"remaining {unreal['automatic_rule_time_remaining_s']:.3f} s"
+    )
+    if p.get("recommendation"):
+        print(f"  advice: {p['recommendation']}")
+    if p.get("output"):
+        print(f"  wrote {p['output']}")
+
+
+def _fmt(value: float | None) -> str:
+    return "—" if value is None else f"{value:.3f}"

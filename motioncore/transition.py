@@ -1,0 +1,421 @@
+"""Transitions from clip A into clip B: where to cut A, where to enter B, and how good it is.
+
+Seed 000 §4.1 cuts A at a momentum transition point (MTP, §3.1) and aligns B to
+it; §6.3 compares MTP with three baselines; §6.1 defines the metrics
+(:mod:`motioncore.transition_metrics`); §6.2 advises an inserted transition (or
+a longer blend) for near-180° reversals.
+
+Conventions: metres, seconds, radians, Y up, quaternions ``(w, x, y, z)``;
+velocities are COM velocities (:func:`motioncore.momentum.measure`). B is
+resampled to A's frame rate when they differ (:func:`motioncore.resample.resample`;
+``phase_b`` is then read at the nearest source frame), and its joints are put in
+A's order when only the order differs (:func:`motioncore.joint_order.reorder_like`).
+
+**Cut methods** (frames of A, ``F_A`` frames):
+
+* ``mtp``: the candidates are A's frames passing conditions (1), (3) and (4) of
+  :func:`motioncore.mtp.detect` on the chosen ``curve``; condition (2) needs B's
+  entry, and the entry depends on the cut, so every candidate is paired with
+  every entry frame of B's search window (:func:`motioncore.entry.costs`): a
+  pair passes (2) when B's heading-frame velocity at the entry is within θ_max
+  of A's at the cut (what the detector's per-frame ``next_velocity`` tests), and
+  the cut and entry are the passing pair of least entry cost. Candidates must
+  also keep α of A's strongest peak (§3.1's literal condition 1, against
+  ``max|q̇|``), so that a weak unit that happens to resemble B's start (a sway
+  before B's first step) does not win over the motion's momentum; if none does,
+  all candidates are used. Deviation: §3.2 ranks candidates by momentum; every
+  remaining candidate keeps ≥ α of the strongest peak, and for a transition the
+  one that B continues best is the better cut.
+  With no reliable candidate (low momentum, no deceleration, or every pair
+  reversed) the cut falls back to A's last frame and ``reason`` says why.
+* ``end``: ``F_A - 1``. ``fixed70``: ``round(0.7 (F_A - 1))``.
+* ``threshold``: the first frame after A's strongest motion-unit peak
+  (:func:`motioncore.mtp.peaks` of the COM speed) whose COM speed is below
+  ``threshold_ratio`` × that peak (0.5 is ours; the seed gives no value); the last
+  frame if it never drops.
+
+Every method enters B at the best entry for its cut (:func:`motioncore.entry.best_entry`).
+``recommendation`` is :data:`motioncore.mtp.REVERSAL_ADVICE` when the angle between
+A's velocity at the cut and B's aligned entry velocity is ≥ 150°, or, for ``mtp``,
+when the only candidates were reversals (§6.2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from motioncore import blend as blend_mod
+from motioncore import engine, joint_order, momentum, mtp, quat, resample
+from motioncore.clip import Clip
+from motioncore.entry import (
+    DEFAULT_WEIGHTS,
+    Entry,
+    EntryWeights,
+    Features,
+    best_entry,
+    check_phase,
+    costs,
+    entry_at,
+    features,
+    search_frames,
+)
+from motioncore.errors import MotionCoreError
+from motioncore.transition_metrics import Metrics, State, evaluate
+
+FloatArray = NDArray[np.float64]
+CutMethod = Literal["mtp", "end", "fixed70", "threshold"]
+METHODS: tuple[CutMethod, ...] = ("mtp", "end", "fixed70", "threshold")
+FIXED_RATIO = 0.7
+REVERSAL_DEG = 150.0
+_CURVES = ("speed", "energy", "pca")
+
+
+@dataclass(frozen=True)
+class Cut:
+    """A's cut: ``frame``, ``time_s``, the ``method``, why it fell back (``reason``) and the
+    MTP condition ``breakdown`` at that frame (:meth:`motioncore.mtp.MTPResult.breakdown`)."""
+
+    frame: int
+    time_s: float
+    method: CutMethod
+    reason: str | None
+    breakdown: dict[str, dict[str, Any]]
+
+    def as_dict(self) -> dict[str, Any]:
+        """``{"frame", "time_s", "method", "reason", "breakdown"}``."""
+        return {
+            "frame": self.frame,
+            "time_s": self.time_s,
+            "method": self.method,
+            "reason": self.reason,
+            "breakdown": self.breakdown,
+        }
+
+
+@dataclass(frozen=True, eq=False)
+class Transition:
+    """One planned transition: the cut, the entry, the blended clip and its metrics.
+
+    ``candidates`` is how many MTP candidate cuts were paired with entries (0 for
+    the baselines).
+    """
+
+    cut: Cut
+    entry: Entry
+    result: blend_mod.BlendResult
+    metrics: Metrics
+    state: State
+    recommendation: str | None
+    blend_s: float
+    candidates: int = 0
+
+    @property
+    def clip(self) -> Clip:
+        """The transition clip (A until the cut, the blend, then aligned B)."""
+        return self.result.clip
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-able report (the clip itself is exported separately)."""
+        return {
+            "cut": self.cut.as_dict(),
+            "entry": self.entry.as_dict(),
+            "blend_s": self.blend_s,
+            "blend": self.result.method,
+            "layout": self.result.as_dict(),
+            "metrics": self.metrics.as_dict(),
+            "state": self.state.as_dict(),
+            "recommendation": self.recommendation,
+            "candidates": self.candidates,
+        }
+
+
+@dataclass(frozen=True, eq=False)
+class _Pair:
+    """Both clips prepared once (B at A's rate, in A's joint order), and A's MTP test
+    without the direction condition."""
+
+    a: Features
+    b: Features
+    phase_a: FloatArray | None
+    phase_b: FloatArray | None
+    curve: FloatArray
+    curve_name: str
+    alpha: float
+    theta_max_deg: float
+    undirected: mtp.MTPResult
+
+
+def _prepare(
+    a: Clip | Features,
+    b: Clip | Features,
+    alpha: float,
+    theta_max_deg: float,
+    curve: str,
+    phase_a: ArrayLike | None,
+    phase_b: ArrayLike | None,
+) -> _Pair:
+    if curve not in _CURVES:
+        raise MotionCoreError(f"unknown momentum curve {curve!r}: use speed, energy or pca")
+    fa = a if isinstance(a, Features) else features(a)
+    b_clip = b.clip if isinstance(b, Features) else b
+    pb = check_phase(phase_b, b_clip.num_frames, "phase_b")
+    if b_clip.fps != fa.clip.fps:
+        if pb is not None:
+            src = resample.source_positions(b_clip.num_frames, b_clip.fps, fa.clip.fps)
+            pb = pb[np.rint(src).astype(np.int64)]
+        b_clip = resample.resample(b_clip, fa.clip.fps)
+        b = b_clip
+    ordered = joint_order.reorder_like(b_clip, fa.clip.skeleton)
+    if ordered is not b_clip:
+        b = b_clip = ordered
+    blend_mod.check_compatible(fa.clip, b_clip)
+    fb = b if isinstance(b, Features) else features(b_clip, fa.roles)
+    values = momentum.curve(fa.momentum, curve)  # type: ignore[arg-type]
+    test = mtp.detect(
+        values,
+        fa.momentum.com_velocity,
+        fa.clip.fps,
+        alpha=alpha,
+        theta_max_deg=theta_max_deg,
+        min_peak=momentum.MIN_PEAK[curve],
+    )
+    pa = check_phase(phase_a, fa.clip.num_frames, "phase_a")
+    return _Pair(fa, fb, pa, pb, values, curve, alpha, theta_max_deg, test)
+
+
+def _entry(pair: _Pair, cut: int, search_s: float, weights: EntryWeights) -> Entry:
+    return best_entry(
+        pair.a,
+        cut,
+        pair.b,
+        search_s=search_s,
+        phase_a=pair.phase_a,
+        phase_b=pair.phase_b,
+        weights=weights,
+    )
+
+
+def _directed(pair: _Pair, entry_frame: int) -> mtp.MTPResult:
+    """A's MTP test with B's velocity at ``entry_frame`` as the next velocity, turned to
+    A's heading at every frame (``[F_A, 3]``)."""
+    nxt = quat.rotate(blend_mod.yaw(pair.a.heading), pair.b.velocity[entry_frame])
+    return mtp.detect(
+        pair.curve,
+        pair.a.momentum.com_velocity,
+        pair.a.clip.fps,
+        alpha=pair.alpha,
+        theta_max_deg=pair.theta_max_deg,
+        next_velocity=nxt,
+        min_peak=momentum.MIN_PEAK[pair.curve_name],
+    )
+
+
+def _mtp_cut(
+    pair: _Pair, search_s: float, weights: EntryWeights
+) -> tuple[Cut, Entry | None, mtp.MTPResult, int]:
+    """The MTP cut and its entry (module docstring); ``None`` entry when it fell back."""
+    last = pair.a.clip.num_frames - 1
+    und = pair.undirected
+    fallback = Cut(last, last / pair.a.clip.fps, "mtp", und.reason, und.breakdown(last))
+    if und.reason is not None or und.order.size == 0:
+        return fallback, None, und, 0
+    strong = und.order[pair.curve[und.order] >= pair.alpha * pair.curve.max()]
+    candidates = strong if strong.size else und.order
+    table = costs(
+        pair.a,
+        candidates,
+        pair.b,
+        search_frames(pair.b, search_s),
+        phase_a=pair.phase_a,
+        phase_b=pair.phase_b,
+        weights=weights,
+    )
+    passing = table.angle_deg <= pair.theta_max_deg
+    if not passing.any():
+        result = _directed(pair, int(table.entries[np.argmin(table.total.min(axis=0))]))
+        reason = (
+            result.reason or "no reliable candidate: every entry points more than theta_max away"
+        )
+        cut = Cut(last, last / pair.a.clip.fps, "mtp", reason, result.breakdown(last))
+        return cut, None, result, int(candidates.size)
+    k, e = np.unravel_index(np.argmin(np.where(passing, table.total, np.inf)), table.total.shape)
+    chosen = entry_at(table, int(k), int(e), pair.b.clip.fps)
+    frame = int(table.cuts[k])
+    result = _directed(pair, chosen.frame)
+    cut = Cut(frame, frame / pair.a.clip.fps, "mtp", None, result.breakdown(frame))
+    return cut, chosen, result, int(candidates.size)
+
+
+def _threshold_cut(speed: FloatArray, ratio: float) -> tuple[int, str | None]:
+    """First frame after the strongest unit peak below ``ratio`` × its speed."""
+    peaks = mtp.peaks(speed)
+    peak = int(peaks[np.argmax(speed[peaks])]) if peaks.size else int(np.argmax(speed))
+    below = np.flatnonzero(speed[peak + 1 :] < ratio * speed[peak])
+    if below.size == 0:
+        return speed.size - 1, f"speed never falls below {ratio:g} of its peak after frame {peak}"
+    return peak + 1 + int(below[0]), None
+
+
+def _baseline_cut(pair: _Pair, method: CutMethod, ratio: float) -> Cut:
+    last = pair.a.clip.num_frames - 1
+    reason: str | None = None
+    if method == "end":
+        frame = last
+    elif method == "fixed70":
+        frame = round(FIXED_RATIO * last)
+    else:
+        frame, reason = _threshold_cut(pair.a.momentum.speed, ratio)
+    return Cut(frame, frame / pair.a.clip.fps, method, reason, pair.undirected.breakdown(frame))
+
+
+def _plan(
+    pair: _Pair,
+    method: CutMethod,
+    *,
+    blend_s: float,
+    blend: blend_mod.Method,
+    threshold_ratio: float,
+    search_s: float,
+    weights: EntryWeights,
+) -> Transition:
+    if method not in METHODS:
+        raise MotionCoreError(f"unknown cut method {method!r}: use one of {METHODS}")
+    if blend not in blend_mod.BLENDS:
+        raise MotionCoreError(f"unknown blend {blend!r}: use crossfade or inertialize")
+    chosen: Entry | None = None
+    result, considered = pair.undirected, 0
+    if method == "mtp":
+        cut, chosen, result, considered = _mtp_cut(pair, search_s, weights)
+    else:
+        cut = _baseline_cut(pair, method, threshold_ratio)
+    entry = chosen if chosen is not None else _entry(pair, cut.frame, search_s, weights)
+    joined = blend_mod.BLENDS[blend](
+        pair.a.clip, cut.frame, pair.b.clip, entry.frame, blend_s, roles=pair.a.roles
+    )
+    metrics, state = evaluate(pair.a, pair.b, joined, entry.pose_m)
+    reversal = state.angle_deg is not None and state.angle_deg >= REVERSAL_DEG
+    advice = mtp.REVERSAL_ADVICE if reversal or result.recommendation else None
+    return Transition(cut, entry, joined, metrics, state, advice, blend_s, considered)
+
+
+def plan(
+    a: Clip | Features,
+    b: Clip | Features,
+    *,
+    method: CutMethod = "mtp",
+    alpha: float = 0.6,
+    theta_max_deg: float = 75.0,
+    curve: momentum.CurveMethod = "speed",
+    blend_s: float = 0.12,
+    blend: blend_mod.Method = "crossfade",
+    phase_a: ArrayLike | None = None,
+    phase_b: ArrayLike | None = None,
+    threshold_ratio: float = 0.5,
+    search_s: float = 1.0,
+    weights: EntryWeights = DEFAULT_WEIGHTS,
+) -> Transition:
+    """Plan the transition from A into B with one cut ``method`` (module docstring).
+
+    Args:
+        a, b: clips of the same skeleton (or their :func:`motioncore.entry.features`);
+            B is resampled to A's rate and put in A's joint order when needed.
+        alpha, theta_max_deg, curve: the MTP test (seed 000 §3.1, §3.3).
+        blend_s, blend: blend length (seconds) and kind (:mod:`motioncore.blend`).
+        phase_a, phase_b: ``[F_A]``, ``[F_B]`` gait phase, radians (nan = undefined).
+        threshold_ratio: the ``threshold`` method's fraction of the peak speed.
+        search_s, weights: the entry search (:mod:`motioncore.entry`).
+
+    Raises:
+        MotionCoreError: different skeletons, unknown method, blend or curve,
+            clips shorter than 3 frames, phases of the wrong length.
+    """
+    pair = _prepare(a, b, alpha, theta_max_deg, curve, phase_a, phase_b)
+    return _plan(
+        pair,
+        method,
+        blend_s=blend_s,
+        blend=blend,
+        threshold_ratio=threshold_ratio,
+        search_s=search_s,
+        weights=weights,
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class Comparison:
+    """The four cut methods on one pair of clips (``transitions`` by method)."""
+
+    transitions: dict[CutMethod, Transition]
+    engine: dict[str, Any]
+    alpha: float
+    theta_max_deg: float
+    curve: str
+    blend_s: float
+    blend: blend_mod.Method
+
+    @property
+    def chosen(self) -> Transition:
+        """The MTP transition (the one to export)."""
+        return self.transitions["mtp"]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The stable report: ``cut``, ``entry`` (MTP's), ``blend_s``, ``blend``, ``metrics``
+        per method, ``engine``, ``recommendation``, ``alpha``, ``theta_max_deg``, ``curve``."""
+        return {
+            "cut": self.chosen.cut.as_dict(),
+            "entry": self.chosen.entry.as_dict(),
+            "blend_s": self.blend_s,
+            "blend": self.blend,
+            "metrics": {m: t.metrics.as_dict() for m, t in self.transitions.items()},
+            "engine": self.engine,
+            "recommendation": self.chosen.recommendation,
+            "alpha": self.alpha,
+            "theta_max_deg": self.theta_max_deg,
+            "curve": self.curve,
+        }
+
+
+def compare(
+    a: Clip | Features,
+    b: Clip | Features,
+    *,
+    alpha: float = 0.6,
+    theta_max_deg: float = 75.0,
+    curve: momentum.CurveMethod = "speed",
+    blend_s: float = 0.12,
+    blend: blend_mod.Method = "crossfade",
+    phase_a: ArrayLike | None = None,
+    phase_b: ArrayLike | None = None,
+    threshold_ratio: float = 0.5,
+    search_s: float = 1.0,
+    weights: EntryWeights = DEFAULT_WEIGHTS,
+) -> Comparison:
+    """:func:`plan` with every method of :data:`METHODS` (clips measured once) and the
+    engine settings of the MTP transition (:func:`motioncore.engine.parameters`)."""
+    pair = _prepare(a, b, alpha, theta_max_deg, curve, phase_a, phase_b)
+    transitions = {
+        m: _plan(
+            pair,
+            m,
+            blend_s=blend_s,
+            blend=blend,
+            threshold_ratio=threshold_ratio,
+            search_s=search_s,
+            weights=weights,
+        )
+        for m in METHODS
+    }
+    chosen = transitions["mtp"]
+    settings = engine.parameters(
+        chosen.cut.frame,
+        pair.a.clip.num_frames,
+        chosen.entry.frame,
+        pair.b.clip.num_frames,
+        pair.a.clip.fps,
+        blend_s,
+    )
+    return Comparison(transitions, settings, alpha, theta_max_deg, curve, blend_s, blend)

@@ -1,0 +1,72 @@
+"""Recomputing a clip's analysis at other parameters, synchronously.
+
+The ``analyze`` stage stores the expensive part (momentum curves, contacts, gait
+phase: :class:`motioncore.analysis.Features`) as an ``.npz`` artifact; changing α,
+θ_max or the momentum measure only re-runs the cheap part
+(:func:`motioncore.analysis.analyze`, milliseconds), so the API answers at once.
+Loaded features are cached per stored file (by its sha256) in each process.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser, User
+
+from motioncore import analysis
+from motioncore.momentum import CurveMethod
+from webapp.clips.models import ArtifactKind, Clip
+from webapp.clips.selectors import clip_artifact, clip_get
+from webapp.core.errors import NotFound, ServiceError
+
+FEATURE_CACHE_SIZE = 32
+
+
+def clip_analysis(
+    *,
+    user: User | AnonymousUser,
+    clip_id: int,
+    alpha: float,
+    theta_max_deg: float,
+    method: CurveMethod,
+    next_clip_id: int | None = None,
+) -> dict[str, Any]:
+    """The analysis of the clip at these parameters; with ``next_clip_id``, condition (2)
+    of the MTP test uses that clip's initial velocity (same project). 404 for
+    non-members and before an ``analyze`` stage has succeeded."""
+    clip = clip_get(user=user, clip_id=clip_id)
+    next_features = None
+    if next_clip_id is not None:
+        following = clip_get(user=user, clip_id=next_clip_id)
+        if following.project_id != clip.project_id:
+            raise ServiceError(
+                "The next clip must be in the same project.", code="different_projects"
+            )
+        next_features = _features(following)
+    result = analysis.analyze(
+        _features(clip),
+        alpha=alpha,
+        theta_max_deg=theta_max_deg,
+        method=method,
+        next_features=next_features,
+    )
+    return {"clip": clip.pk, "next_clip": next_clip_id, **result.as_dict()}
+
+
+def _features(clip: Clip) -> analysis.Features:
+    artifact = clip_artifact(clip, ArtifactKind.ANALYSIS_FEATURES)
+    if artifact is None or not artifact.file.name:
+        raise NotFound(
+            f"Clip {clip.pk} has no analysis yet: it appears when a run with the analyze "
+            "stage has succeeded (start a run)."
+        )
+    if not artifact.file.storage.exists(artifact.file.name):
+        raise NotFound(f"The stored analysis of clip {clip.pk} is missing; start a new run.")
+    return _load(artifact.file.name, artifact.sha256, artifact.file.storage)
+
+
+@lru_cache(maxsize=FEATURE_CACHE_SIZE)
+def _load(name: str, sha256: str, storage: Any) -> analysis.Features:
+    with storage.open(name, "rb") as handle:
+        return analysis.Features.from_npz(handle.read())

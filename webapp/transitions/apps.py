@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class TransitionsConfig(AppConfig):
+    name = "webapp.transitions"
+    label = "transitions"
