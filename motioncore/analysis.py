@@ -34,6 +34,7 @@ from numpy.typing import NDArray
 from motioncore import blend, fk, gait, momentum, mtp, phases, quat
 from motioncore.clip import Clip
 from motioncore.contacts import detect as detect_contacts
+from motioncore.errors import MotionCoreError
 from motioncore.momentum import CurveMethod
 from motioncore.skeleton import JointRoles, infer
 
@@ -42,6 +43,9 @@ IntArray = NDArray[np.intp]
 
 INITIAL_WINDOW_S = 0.1
 """The next clip's "initial velocity" is its mean COM velocity over this many seconds (ours)."""
+
+MIN_FRAMES = 3
+"""Fewer frames have no acceleration to test (seed 000 §3.1 condition 3)."""
 
 CURVE_UNITS: dict[str, str] = {"speed": "m/s", "energy": "J/kg", "pca": "m/s"}
 _CURVE_DECIMALS = 5
@@ -77,11 +81,12 @@ class Features:
         return int(self.speed.shape[0])
 
     def curve(self, method: CurveMethod) -> FloatArray:
-        """The ``[F]`` momentum measure ``method`` (speed, energy or pca)."""
-        curves = {"speed": self.speed, "energy": self.energy, "pca": self.pca}
+        """The ``[F]`` momentum measure ``method``: speed, energy, or the magnitude of the
+        PCA projection (a signed projection has no retention ratio)."""
+        curves = {"speed": self.speed, "energy": self.energy, "pca": np.abs(self.pca)}
         if method not in curves:
             raise ValueError(f"unknown momentum measure {method!r}: use speed, energy or pca")
-        return curves[method]
+        return np.asarray(curves[method], dtype=np.float64)
 
     def initial_velocity_local(self) -> FloatArray:
         """``[3]`` mean COM velocity over the first :data:`INITIAL_WINDOW_S`, m/s, in the
@@ -127,7 +132,13 @@ def features(clip: Clip, roles: JointRoles | None = None) -> Features:
 
     Raises:
         SkeletonError: the rig has no body segment to weigh (not a humanoid).
+        MotionCoreError: fewer than :data:`MIN_FRAMES` frames.
     """
+    if clip.num_frames < MIN_FRAMES:
+        raise MotionCoreError(
+            f"a clip needs at least {MIN_FRAMES} frames to be analysed; this one has "
+            f"{clip.num_frames}"
+        )
     roles = infer(clip.skeleton) if roles is None else roles
     g_quat, positions = fk.forward(clip.rotations, clip.translations, clip.skeleton.parents)
     motion = momentum.measure(clip, roles=roles)
@@ -254,12 +265,28 @@ def analyze(
 
 
 def _cuts(feats: Features, result: mtp.MTPResult) -> tuple[IntArray, str, float | None]:
-    """Phase-aligned cuts for a periodic motion, else the single MTP (§6.2)."""
+    """Phase-aligned cuts for a periodic motion, else the single MTP (§6.2).
+
+    The target phase is the chosen cut's; when the gait phase is undefined there
+    (before the first or after the last foot strike), the same rule as the
+    detector's choice (the last candidate of the strongest motion unit) is applied
+    to the candidates whose phase is defined.
+    """
     best = result.best_frame
     if best < 0:
         return np.zeros(0, dtype=np.intp), "none", None
-    phase = float(feats.gait_phase[best])
-    if feats.gait.get("periodic") and np.isfinite(phase):
-        frames = gait.aligned_frames(feats.gait_phase, phase)
-        return np.asarray(frames, dtype=np.intp), "phase_aligned", phase
+    phase = feats.gait_phase
+    if feats.gait.get("periodic"):
+        defined = result.order[np.isfinite(phase[result.order])]
+        if defined.size:
+            reference = best if np.isfinite(phase[best]) else _strongest_last(result, defined)
+            frames = gait.aligned_frames(phase, float(phase[reference]))
+            return np.asarray(frames, dtype=np.intp), "phase_aligned", float(phase[reference])
     return np.array([best], dtype=np.intp), "mtp", None
+
+
+def _strongest_last(result: mtp.MTPResult, candidates: IntArray) -> int:
+    """The last of ``candidates`` in the motion unit with the highest peak among theirs."""
+    peaks = result.peak_frame[candidates]
+    strongest = peaks[np.argmax(result.curve[peaks])]
+    return int(candidates[peaks == strongest].max())

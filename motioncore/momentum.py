@@ -341,10 +341,15 @@ def _first_component(vel: FloatArray, speed: FloatArray) -> tuple[FloatArray, fl
 def curve(momentum: Momentum, method: CurveMethod = "speed") -> FloatArray:
     """The scalar ``[F]`` curve a detector uses (seed 000 §3.3).
 
-    ``"speed"``: m/s; ``"energy"``: kinetic energy, J/kg; ``"pca"``: first principal
-    component of the joint velocities, m/s. Returns a copy.
+    ``"speed"``: m/s; ``"energy"``: kinetic energy, J/kg; ``"pca"``: magnitude of the
+    first principal component of the joint velocities, m/s (the projection is signed;
+    retention needs a magnitude). Returns a copy.
     """
-    curves = {"speed": momentum.speed, "energy": momentum.kinetic_energy, "pca": momentum.pca}
+    curves = {
+        "speed": momentum.speed,
+        "energy": momentum.kinetic_energy,
+        "pca": np.abs(momentum.pca),
+    }
     if method not in curves:
         raise ValueError(f"unknown momentum curve {method!r}: use speed, energy or pca")
     return curves[method].copy()

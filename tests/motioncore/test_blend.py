@@ -222,3 +222,46 @@ def test_clips_must_share_skeleton_and_frame_rate() -> None:
         blend.crossfade(a, 30, a, 0)
     with pytest.raises(MotionCoreError, match="blend_s"):
         blend.crossfade(a, 10, a, 0, -0.1)
+
+
+def _carried(start: np.ndarray, direction: np.ndarray, yaw_rad: float, frames: int) -> Clip:
+    """The rig under a static ``joint_Root`` at the origin (Bandai Namco's layout): the
+    hips' own position channels carry the walk, 1 m/s along ``direction`` from ``start``,
+    facing it (``yaw_rad`` about +Y)."""
+    names = ("joint_Root", *(n for n, _, _ in _JOINTS))
+    parents = np.array([-1, *(p + 1 for _, p, _ in _JOINTS)])
+    parents[1] = 0
+    offsets = np.array([(0.0, 0.0, 0.0), *(o for _, _, o in _JOINTS)])
+    skeleton = Skeleton(
+        names=names,
+        parents=parents,
+        offsets=offsets,
+        channels=(("Xposition", "Yposition", "Zposition", "Zrotation", "Xrotation", "Yrotation"),)
+        * 2
+        + (("Zrotation", "Xrotation", "Yrotation"),) * (len(names) - 2),
+        kinds=("ROOT", *("JOINT",) * (len(names) - 1)),
+    )
+    t = np.arange(frames) / FPS
+    translations = np.broadcast_to(offsets, (frames, len(names), 3)).copy()
+    translations[:, 1] = start + np.outer(t, direction)
+    rotations = quat.identity((frames, len(names)))
+    rotations[:, 1] = quat.from_axis_angle(np.array([0.0, 1.0, 0.0]), np.full(frames, yaw_rad))
+    return Clip(skeleton, rotations, translations, FPS)
+
+
+@pytest.mark.parametrize("join", [blend.crossfade, blend.inertialize])
+def test_a_carrier_root_does_not_swing_the_body_through_the_blend(join: object) -> None:
+    """A walks along +Z four metres from its static root; B walks along +X, turned 90°.
+    The alignment turns B's root by -90°: lerping the hips' local translation under
+    that turning root would swing the pelvis metres sideways. The pelvis must keep
+    walking at about 1 m/s through the blend."""
+    a = _carried(np.array([0.0, 1.0, 4.0]), np.array([0.0, 0.0, 1.0]), 0.0, 121)
+    b = _carried(np.array([-3.0, 1.0, 0.5]), np.array([1.0, 0.0, 0.0]), np.pi / 2, 121)
+    res = join(a, 60, b, 10, 0.12)  # type: ignore[operator]
+    assert res.alignment.yaw_rad == pytest.approx(-np.pi / 2)
+    hips = fk.positions(res.clip)[:, 1]
+    step_m = np.linalg.norm(np.diff(hips[55:75], axis=0), axis=-1)
+    assert step_m.max() < 1.5 / FPS  # never faster than 1.5 m/s
+    assert step_m.min() > 0.5 / FPS  # and never stalls
+    direction = hips[74] - hips[56]
+    assert direction[2] > 0.9 * np.linalg.norm(direction)  # still walking along +Z

@@ -71,6 +71,7 @@ def test_the_pipeline_stores_the_analysis_and_its_features(walk: Clip) -> None:
     stored = Artifact.objects.get(run=run, kind=ArtifactKind.ANALYSIS)
     with stored.file.open("rb") as handle:
         body = json.loads(handle.read())
+    assert body["available"] is True
     assert body["parameters"]["alpha"] == 0.6 and body["frames"] == walk.frames
     features = Artifact.objects.get(run=run, kind=ArtifactKind.ANALYSIS_FEATURES)
     with features.file.open("rb") as handle:
@@ -120,6 +121,26 @@ def test_analysis_endpoint_validates_and_scopes(
     assert with_next.json()["parameters"]["direction_checked"] is True
     assert client_for(members["outsider"]).get(url).status_code == 404
     assert client.get(url.replace("/analysis/", "/analysis")).status_code in (200, 301)
+
+
+def test_a_clip_too_short_to_analyse_still_succeeds_and_says_why(
+    project: Project, members: dict[str, AbstractUser], media_root: object
+) -> None:
+    """A one-frame T-pose: ingest and clean succeed, the analysis says why it is missing."""
+    tpose = _processed(project, _editor(members), SAMPLES / "makehuman" / "tpose.bvh")
+    stored = Artifact.objects.get(run=tpose.runs.get(), kind=ArtifactKind.ANALYSIS)
+    with stored.file.open("rb") as handle:
+        body = json.loads(handle.read())
+    assert body == {
+        "available": False,
+        "reason": "a clip needs at least 3 frames to be analysed; this one has 1",
+        "frames": 1,
+    }
+    response = client_for(members["viewer"]).get(f"/api/v1/clips/{tpose.pk}/analysis/")
+    assert response.status_code == 404
+    assert (
+        "cannot be analysed: a clip needs at least 3 frames" in response.json()["error"]["message"]
+    )
 
 
 def test_analysis_endpoint_404s_before_an_analysis_exists(

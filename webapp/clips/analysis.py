@@ -9,6 +9,7 @@ Loaded features are cached per stored file (by its sha256) in each process.
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from typing import Any
 
@@ -51,12 +52,15 @@ def clip_analysis(
         method=method,
         next_features=next_features,
     )
-    return {"clip": clip.pk, "next_clip": next_clip_id, **result.as_dict()}
+    return {"clip": clip.pk, "next_clip": next_clip_id, "available": True, **result.as_dict()}
 
 
 def _features(clip: Clip) -> analysis.Features:
     artifact = clip_artifact(clip, ArtifactKind.ANALYSIS_FEATURES)
     if artifact is None or not artifact.file.name:
+        reason = _unavailable_reason(clip)
+        if reason:
+            raise NotFound(f"Clip {clip.pk} cannot be analysed: {reason}.", code="no_analysis")
         raise NotFound(
             f"Clip {clip.pk} has no analysis yet: it appears when a run with the analyze "
             "stage has succeeded (start a run)."
@@ -64,6 +68,16 @@ def _features(clip: Clip) -> analysis.Features:
     if not artifact.file.storage.exists(artifact.file.name):
         raise NotFound(f"The stored analysis of clip {clip.pk} is missing; start a new run.")
     return _load(artifact.file.name, artifact.sha256, artifact.file.storage)
+
+
+def _unavailable_reason(clip: Clip) -> str:
+    """Why the newest analysis of the clip could not be made (``""`` if there is none)."""
+    stored = clip_artifact(clip, ArtifactKind.ANALYSIS)
+    if stored is None or not stored.file.name or not stored.file.storage.exists(stored.file.name):
+        return ""
+    with stored.file.open("rb") as handle:
+        head = json.loads(handle.read())
+    return "" if head.get("available", True) else str(head.get("reason", "unknown"))
 
 
 @lru_cache(maxsize=FEATURE_CACHE_SIZE)

@@ -24,6 +24,7 @@ from django.db import transaction
 
 from motioncore import analysis, bvh, clean, export, transition
 from motioncore.clip import Clip as MotionClip
+from motioncore.errors import MotionCoreError
 from webapp.clips.models import Artifact, ArtifactKind, Clip
 from webapp.runs import services
 from webapp.runs.models import Run
@@ -124,19 +125,30 @@ def clean_stage(context: Context, progress: Progress) -> None:
 
 def analyze_stage(context: Context, progress: Progress) -> None:
     """Analyse the cleaned motion (momentum curves, units, phases, gait, MTP candidates) and
-    store the features the API recomputes from and the analysis at the run's parameters."""
+    store the features the API recomputes from and the analysis at the run's parameters.
+
+    A clip that cannot be analysed (fewer than 3 frames, no body segments) still
+    succeeds: its ``analysis.json`` says ``available: false`` and why."""
     motion = context.cleaned if context.cleaned is not None else context.motion
     assert motion is not None, "ingest runs before analyze"
     progress(0.1, "Measuring momentum, contacts and gait")
-    features = analysis.features(motion)
+    try:
+        features = analysis.features(motion)
+        result = analysis.analyze(features, **analysis_parameters(context.run.parameters))
+    except MotionCoreError as error:  # a T-pose, a face rig: the clip is fine, say why
+        body = {"available": False, "reason": str(error), "frames": motion.num_frames}
+        save_artifact(
+            context.run, ArtifactKind.ANALYSIS, "analysis.json", json.dumps(body).encode()
+        )
+        return
+    progress(0.7, "Saving the analysis")
     save_artifact(context.run, ArtifactKind.ANALYSIS_FEATURES, "features.npz", features.to_npz())
-    progress(0.7, "Finding momentum transition points")
-    result = analysis.analyze(features, **analysis_parameters(context.run.parameters))
+    body = {"available": True, **result.as_dict()}
     save_artifact(
         context.run,
         ArtifactKind.ANALYSIS,
         "analysis.json",
-        json.dumps(result.as_dict(), separators=(",", ":")).encode(),
+        json.dumps(body, separators=(",", ":")).encode(),
     )
 
 
