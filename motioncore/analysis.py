@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from motioncore import blend, fk, gait, momentum, mtp, phases, quat
+from motioncore import alignment, fk, gait, momentum, mtp, phases, quat
 from motioncore.clip import Clip
 from motioncore.contacts import detect as detect_contacts
 from motioncore.errors import MotionCoreError
@@ -61,9 +61,11 @@ class Features:
         energy: ``[F]`` translational kinetic energy, J/kg.
         pca: ``[F]`` first principal component of the joint velocities, m/s.
         com_velocity: ``[F, 3]`` COM velocity, m/s, world frame.
-        heading: ``[F]`` root heading (yaw about +Y), radians (:func:`motioncore.blend.heading`).
+        heading: ``[F]`` root heading (yaw about +Y), radians
+            (:func:`motioncore.alignment.heading`).
         gait_phase: ``[F]`` gait phase φ in [0, 2π), nan where undefined.
-        gait: the gait summary (:meth:`motioncore.gait.Gait.as_dict`).
+        gait: the gait summary (:meth:`motioncore.gait.Gait.as_dict` without the
+            per-frame phase, which is ``gait_phase``).
     """
 
     fps: float
@@ -93,7 +95,7 @@ class Features:
         heading frame of the first frame."""
         n = max(1, min(self.num_frames, round(INITIAL_WINDOW_S * self.fps)))
         v = self.com_velocity[:n].mean(axis=0)
-        return np.asarray(quat.rotate(blend.yaw(-self.heading[0]), v), dtype=np.float64)
+        return np.asarray(quat.rotate(alignment.yaw(-self.heading[0]), v), dtype=np.float64)
 
     def to_npz(self) -> bytes:
         """The features as ``.npz`` bytes (:meth:`from_npz` reads them back)."""
@@ -142,7 +144,7 @@ def features(clip: Clip, roles: JointRoles | None = None) -> Features:
     roles = infer(clip.skeleton) if roles is None else roles
     g_quat, positions = fk.forward(clip.rotations, clip.translations, clip.skeleton.parents)
     motion = momentum.measure(clip, roles=roles)
-    root = blend.reference_joint(clip.skeleton, roles)
+    root = alignment.reference_joint(clip.skeleton, roles)
     contacts = detect_contacts(clip, roles, positions=positions)
     walk = gait.analyze(clip, roles=roles, contacts=contacts, positions=positions)
     return Features(
@@ -151,9 +153,9 @@ def features(clip: Clip, roles: JointRoles | None = None) -> Features:
         energy=motion.kinetic_energy,
         pca=motion.pca,
         com_velocity=motion.com_velocity,
-        heading=blend.heading(g_quat[:, root], blend.forward_axis(clip.skeleton, roles)),
+        heading=alignment.heading(g_quat[:, root], alignment.forward_axis(clip.skeleton, roles)),
         gait_phase=walk.phase,
-        gait=walk.as_dict(),
+        gait={k: v for k, v in walk.as_dict().items() if k != "phase_rad"},  # per frame: curves
     )
 
 
@@ -249,7 +251,7 @@ def analyze(
     next_velocity = None
     if next_features is not None:
         local = next_features.initial_velocity_local()
-        next_velocity = quat.rotate(blend.yaw(feats.heading), local)
+        next_velocity = quat.rotate(alignment.yaw(feats.heading), local)
     result = mtp.detect(
         curve,
         feats.com_velocity,

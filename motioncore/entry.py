@@ -4,9 +4,9 @@ Seed 000 §4.1 aligns the next clip to the cut; §3.1 condition (2) asks that th
 next clip's initial velocity is within θ_max of the current one. Both need a
 comparison of A's state at a cut with B's state at a candidate entry, in a frame
 that ignores where each clip stands and faces: the *heading frame* (the world
-turned by minus the character's heading, :func:`motioncore.blend.heading`,
+turned by minus the character's heading, :func:`motioncore.alignment.heading`,
 centred on the pelvis' ground point), which is what root alignment
-(:func:`motioncore.blend.align`) makes coincide.
+(:func:`motioncore.alignment.align`) makes coincide.
 
 Cost of entering B at frame ``e`` after cutting A at ``c`` (weights are ours,
 :class:`EntryWeights`)::
@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from motioncore import blend, fk, momentum, quat
+from motioncore import alignment, fk, momentum, quat
 from motioncore.clip import Clip
 from motioncore.errors import MotionCoreError
 from motioncore.skeleton import JointRoles, infer
@@ -50,7 +50,7 @@ class Features:
     Attributes:
         clip, roles: the clip and its joint roles.
         positions: ``[F, J, 3]`` world joint positions, metres.
-        heading: ``[F]`` radians about +Y (:func:`motioncore.blend.heading`).
+        heading: ``[F]`` radians about +Y (:func:`motioncore.alignment.heading`).
         ground: ``[F, 3]`` the reference joint's ground point (Y = 0), metres.
         momentum: :func:`motioncore.momentum.measure` of the clip.
         pose: ``[F, J, 3]`` heading-frame joint positions relative to ``ground``, metres.
@@ -70,11 +70,11 @@ class Features:
 def features(clip: Clip, roles: JointRoles | None = None) -> Features:
     """The :class:`Features` of ``clip`` (roles inferred when ``None``)."""
     roles = infer(clip.skeleton) if roles is None else roles
-    ref = blend.reference_joint(clip.skeleton, roles)
+    ref = alignment.reference_joint(clip.skeleton, roles)
     g_rot, pos = fk.forward(clip.rotations, clip.translations, clip.skeleton.parents)
-    head = blend.heading(g_rot[:, ref], blend.forward_axis(clip.skeleton, roles))
+    head = alignment.heading(g_rot[:, ref], alignment.forward_axis(clip.skeleton, roles))
     ground = pos[:, ref] * np.array([1.0, 0.0, 1.0])
-    turn = blend.yaw(-head)
+    turn = alignment.yaw(-head)
     mom = momentum.measure(clip, roles=roles)
     pose = quat.rotate(turn[:, None], pos - ground[:, None])
     return Features(clip, roles, pos, head, ground, mom, pose, quat.rotate(turn, mom.com_velocity))
@@ -229,7 +229,7 @@ def best_entry(
         weights: the cost weights (see the module docstring).
     """
     fa = a if isinstance(a, Features) else features(a)
-    blend.check_skeletons(
+    alignment.check_skeletons(
         fa.clip.skeleton, b.clip.skeleton if isinstance(b, Features) else b.skeleton
     )
     fb = b if isinstance(b, Features) else features(b, fa.roles)

@@ -48,6 +48,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from motioncore import alignment as alignment_mod
 from motioncore import blend as blend_mod
 from motioncore import engine, joint_order, momentum, mtp, quat, resample
 from motioncore.clip import Clip
@@ -172,7 +173,7 @@ def _prepare(
     ordered = joint_order.reorder_like(b_clip, fa.clip.skeleton)
     if ordered is not b_clip:
         b = b_clip = ordered
-    blend_mod.check_compatible(fa.clip, b_clip)
+    alignment_mod.check_compatible(fa.clip, b_clip)
     fb = b if isinstance(b, Features) else features(b_clip, fa.roles)
     values = momentum.curve(fa.momentum, curve)  # type: ignore[arg-type]
     test = mtp.detect(
@@ -202,7 +203,7 @@ def _entry(pair: _Pair, cut: int, search_s: float, weights: EntryWeights) -> Ent
 def _directed(pair: _Pair, entry_frame: int) -> mtp.MTPResult:
     """A's MTP test with B's velocity at ``entry_frame`` as the next velocity, turned to
     A's heading at every frame (``[F_A, 3]``)."""
-    nxt = quat.rotate(blend_mod.yaw(pair.a.heading), pair.b.velocity[entry_frame])
+    nxt = quat.rotate(alignment_mod.yaw(pair.a.heading), pair.b.velocity[entry_frame])
     return mtp.detect(
         pair.curve,
         pair.a.momentum.com_velocity,

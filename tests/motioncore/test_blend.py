@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy.spatial.distance import pdist
 
-from motioncore import blend, fk, quat
+from motioncore import alignment, blend, fk, quat
 from motioncore.clip import Clip, JointKind, Skeleton
 from motioncore.errors import MotionCoreError
 
@@ -60,7 +60,7 @@ def walking(
     t = np.arange(frames) / FPS
     rotations = quat.identity((frames, SKELETON.num_joints))
     head = turn_rad + 0.4 * t
-    rotations[:, 0] = quat.mul(blend.yaw(head), quat.from_axis_angle(X, 0.1 * np.sin(3 * t)))
+    rotations[:, 0] = quat.mul(alignment.yaw(head), quat.from_axis_angle(X, 0.1 * np.sin(3 * t)))
     swing = 0.5 * np.sin(2 * np.pi * t + phase)
     for joint, sign in ((13, 1.0), (17, -1.0), (6, -0.5), (10, 0.5)):
         rotations[:, joint] = quat.from_axis_angle(X, sign * swing)
@@ -88,12 +88,15 @@ def same_rotations(p: np.ndarray, q: np.ndarray, atol: float = 1e-12) -> None:
 
 
 def test_forward_axis_heading_and_yaw() -> None:
-    np.testing.assert_allclose(blend.forward_axis(SKELETON), [0.0, 0.0, 1.0], atol=1e-12)
+    np.testing.assert_allclose(alignment.forward_axis(SKELETON), [0.0, 0.0, 1.0], atol=1e-12)
     angles = np.linspace(-3.0, 3.0, 13)
-    np.testing.assert_allclose(blend.heading(blend.yaw(angles)), angles, atol=1e-12)
-    np.testing.assert_allclose(quat.rotate(blend.yaw(np.pi / 2), [0.0, 0.0, 1.0]), X, atol=1e-12)
-    tilted = quat.mul(blend.yaw(0.7), quat.from_axis_angle(X, 0.5))  # pitch does not change heading
-    assert blend.heading(tilted) == pytest.approx(0.7, abs=1e-12)
+    np.testing.assert_allclose(alignment.heading(alignment.yaw(angles)), angles, atol=1e-12)
+    np.testing.assert_allclose(
+        quat.rotate(alignment.yaw(np.pi / 2), [0.0, 0.0, 1.0]), X, atol=1e-12
+    )
+    # pitch does not change heading
+    tilted = quat.mul(alignment.yaw(0.7), quat.from_axis_angle(X, 0.5))
+    assert alignment.heading(tilted) == pytest.approx(0.7, abs=1e-12)
 
 
 def test_crossfade_and_inertialization_of_a_clip_with_itself_reproduce_it() -> None:
@@ -112,12 +115,14 @@ def test_crossfade_and_inertialization_of_a_clip_with_itself_reproduce_it() -> N
 def test_alignment_puts_b_where_a_stands_and_keeps_b_rigid() -> None:
     a = walking(turn_rad=0.3, start=(2.0, -1.0))
     b = walking(turn_rad=-2.5, start=(-4.0, 7.0), phase=1.0)
-    aligned = blend.align(b, 25, a, 60)
+    aligned = alignment.align(b, 25, a, 60)
     g_a, p_a = fk.forward(a.rotations, a.translations, SKELETON.parents)
     g_m, p_m = fk.forward(aligned.rotations, aligned.translations, SKELETON.parents)
     p_b = fk.positions(b)
     np.testing.assert_allclose(p_m[25, 0, [0, 2]], p_a[60, 0, [0, 2]], atol=1e-9)
-    np.testing.assert_allclose(blend.heading(g_m[25, 0]), blend.heading(g_a[60, 0]), atol=1e-9)
+    np.testing.assert_allclose(
+        alignment.heading(g_m[25, 0]), alignment.heading(g_a[60, 0]), atol=1e-9
+    )
     np.testing.assert_allclose(p_m[..., 1], p_b[..., 1], atol=1e-12)  # heights untouched
     points_b, points_m = p_b.reshape(-1, 3), p_m.reshape(-1, 3)
     np.testing.assert_allclose(pdist(points_m), pdist(points_b), atol=1e-9)
@@ -132,7 +137,7 @@ def test_smoothstep_weights_and_where_the_crossfade_sits() -> None:
     a = walking()
     b = walking(turn_rad=1.0, start=(3.0, 3.0), phase=2.0)
     out = blend.crossfade(a, 50, b, 10, 0.12)
-    moved = blend.align(b, 10, a, 50)
+    moved = alignment.align(b, 10, a, 50)
     n = out.blend_stop - out.blend_start
     assert n == 7 and out.clip.num_frames == 50 + b.num_frames - 10
     same_rotations(out.clip.rotations[:50], a.rotations[:50], atol=0)
@@ -151,7 +156,7 @@ def test_crossfade_holds_a_at_its_last_frame_and_shortens_to_what_b_has() -> Non
     assert out.blend_stop - out.blend_start == 4  # B has only frames 25..29
     assert out.clip.num_frames == 57 + 5
     hard = blend.crossfade(a, 20, b, 5, 0.0)
-    same_rotations(hard.clip.rotations[20:], blend.align(b, 5, a, 20).rotations[5:])
+    same_rotations(hard.clip.rotations[20:], alignment.align(b, 5, a, 20).rotations[5:])
 
 
 def test_quintic_decay_bases_start_and_end_as_bollo_requires() -> None:
@@ -170,7 +175,7 @@ def test_inertialization_is_continuous_at_the_cut_and_decays_fully() -> None:
     a = walking(90)
     b = walking(90, turn_rad=0.5, phase=2.5)
     out = blend.inertialize(a, 45, b, 12, 0.15)
-    moved = blend.align(b, 12, a, 45)
+    moved = alignment.align(b, 12, a, 45)
     n = out.blend_stop - out.blend_start
     assert n == 9
     same_rotations(out.clip.rotations[:46], a.rotations[:46])  # A's pose at the cut

@@ -16,6 +16,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
+from webapp.clips import presenters
 from webapp.clips.models import Clip
 from webapp.clips.presenters import report_view
 from webapp.clips.services import clip_upload_create
@@ -244,11 +245,15 @@ def test_clip_page_shows_the_report_and_download_links(
     assert run.status == Status.SUCCEEDED
 
     after = client.get(reverse("clip", args=[clip.pk])).content.decode()
-    for kind in ("original", "cleaned.bvh", "viewer.json", "clean-report.json"):
+    for kind in ("original", "cleaned.bvh", "viewer.json", "clean-report.json", "analysis.json"):
         assert f'href="/api/v1/clips/{clip.pk}/download/{kind}/" download' in after, kind
     assert 'data-status="succeeded"' in after
     assert 'value="100"' in after
-    assert "ingest → clean" in after
+    assert "ingest → clean → analyze" in after
+    assert "Cut points" not in before
+    assert "Cut points" in after and "α 0.6, θ_max 75.0°, speed" in after
+    assert re.search(r"<dt>Best cut</dt><dd>(frame \d+ \(\d+\.\d{3} s\)|none: )", after)
+    assert re.search(r"<strong>(start|steady|transition|ending)</strong> \d+%", after)
 
 
 def test_clip_page_shows_a_failed_run_error(members: dict[str, AbstractUser], clip: Clip) -> None:
@@ -333,3 +338,12 @@ def test_upload_error_message_names_line_and_column() -> None:
         "Not BVH. (line 1, column 1: Starts with HIERARCHY.)",
         "The file is too large for the server.",
     ]
+
+
+def test_analysis_view_handles_missing_unavailable_and_sparse_analyses() -> None:
+    assert presenters.analysis_view(None) is None
+    missing = presenters.analysis_view({"available": False, "reason": "too short"})
+    assert missing is not None and not missing.available and missing.reason == "too short"
+    sparse = presenters.analysis_view({})
+    assert sparse is not None and sparse.available and sparse.best_cut == "" and sparse.cuts == ""
+    assert sparse.gait == "not periodic (no reason given)"

@@ -70,14 +70,22 @@ def _features(clip: Clip) -> analysis.Features:
     return _load(artifact.file.name, artifact.sha256, artifact.file.storage)
 
 
-def _unavailable_reason(clip: Clip) -> str:
-    """Why the newest analysis of the clip could not be made (``""`` if there is none)."""
+def clip_analysis_stored(clip: Clip) -> dict[str, Any] | None:
+    """The newest stored ``analysis.json`` of the clip (at its run's parameters), if any."""
     stored = clip_artifact(clip, ArtifactKind.ANALYSIS)
     if stored is None or not stored.file.name or not stored.file.storage.exists(stored.file.name):
-        return ""
+        return None
     with stored.file.open("rb") as handle:
-        head = json.loads(handle.read())
-    return "" if head.get("available", True) else str(head.get("reason", "unknown"))
+        body: dict[str, Any] = json.loads(handle.read())
+    return body
+
+
+def _unavailable_reason(clip: Clip) -> str:
+    """Why the newest analysis of the clip could not be made (``""`` if there is none)."""
+    head = clip_analysis_stored(clip)
+    if head is None or head.get("available", True):
+        return ""
+    return str(head.get("reason", "unknown"))
 
 
 @lru_cache(maxsize=FEATURE_CACHE_SIZE)

@@ -26,6 +26,7 @@ DOWNLOAD_LABELS: dict[str, str] = {
     "cleaned.bvh": "Cleaned BVH",
     "viewer.json": "Viewer arrays (JSON)",
     "clean-report.json": "Cleaning report (JSON)",
+    "analysis.json": "Phase and momentum analysis (JSON)",
 }
 
 
@@ -156,3 +157,59 @@ def downloads(clip: Clip, ready: Mapping[str, bool]) -> list[Download]:
         Download(DOWNLOAD_LABELS.get(name, name), download_url(clip.pk, name), available)
         for name, available in ready.items()
     ]
+
+
+@dataclass(frozen=True)
+class AnalysisView:
+    """The stored analysis (``docs/analysis.md``) in a few lines."""
+
+    available: bool
+    reason: str
+    parameters: str
+    best_cut: str
+    candidates: int
+    units: int
+    phases: list[tuple[str, int]]
+    gait: str
+    cuts: str
+    recommendation: str
+
+
+def _fraction_pct(fractions: Mapping[str, Any]) -> list[tuple[str, int]]:
+    return [(name, round(100 * float(value))) for name, value in fractions.items()]
+
+
+def _gait_line(gait: Mapping[str, Any]) -> str:
+    if not gait.get("periodic"):
+        return f"not periodic ({gait.get('reason') or 'no reason given'})"
+    cycle, cadence = gait.get("cycle_s"), gait.get("cadence_steps_per_min")
+    return (
+        f"periodic: {len(gait.get('cycles') or [])} cycles of {_number(cycle, 2, 's')}, "
+        f"{_number(cadence, 0, 'steps/min')}"
+    )
+
+
+def analysis_view(body: Mapping[str, Any] | None) -> AnalysisView | None:
+    """The analysis summary for the clip page; ``None`` before any analysis ran."""
+    if body is None:
+        return None
+    if not body.get("available", True):
+        return AnalysisView(False, str(body.get("reason", "")), "", "", 0, 0, [], "", "", "")
+    par = body.get("parameters") or {}
+    best = body.get("best")
+    cuts = body.get("cuts") or {}
+    times = ", ".join(f"{t:.2f}" for t in (cuts.get("times_s") or [])[:10])
+    return AnalysisView(
+        available=True,
+        reason=str(body.get("reason") or ""),
+        parameters=f"α {par.get('alpha')}, θ_max {par.get('theta_max_deg')}°, {par.get('method')}",
+        best_cut=(
+            f"frame {best['frame']} ({best['time_s']:.3f} s)" if isinstance(best, Mapping) else ""
+        ),
+        candidates=len(body.get("candidates") or []),
+        units=len(body.get("units") or []),
+        phases=_fraction_pct((body.get("phases") or {}).get("fractions") or {}),
+        gait=_gait_line(body.get("gait") or {}),
+        cuts=f"{cuts.get('strategy', 'none')}: {times} s" if times else "",
+        recommendation=str(body.get("recommendation") or ""),
+    )

@@ -20,6 +20,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from webapp.clips import presenters
+from webapp.clips.analysis import clip_analysis_stored
 from webapp.clips.selectors import clip_downloads_ready, clip_get, clip_latest_run, clip_list
 from webapp.core.errors import ServiceError
 from webapp.projects.models import ROLE_RANK, Role
@@ -120,6 +121,7 @@ def clip_detail(request: HttpRequest, clip_id: int) -> HttpResponse:
         "project": clip.project,
         "report": presenters.report_view(clip.report),
         "downloads": presenters.downloads(clip, clip_downloads_ready(clip)),
+        "analysis": presenters.analysis_view(clip_analysis_stored(clip)),
         "runs": run_list(user=user, project_id=clip.project_id).filter(clip=clip),
     }
     return render(request, "pages/clip.html", context)

@@ -3,8 +3,8 @@
 A stage is ``stage(context, progress) -> None``; it reads the clip (or what earlier
 stages left in ``context``) and writes :class:`~webapp.clips.models.Artifact` rows
 tied to the run, so a re-run after a crash replaces its own partial output
-instead of adding duplicates. Later issues plug in more stages (analysis,
-transitions) by adding them to :data:`STAGES`.
+instead of adding duplicates. The pipeline of an upload is ``ingest``, ``clean``,
+``analyze``; a transition run has the single stage ``transition``.
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ from motioncore.clip import Clip as MotionClip
 from motioncore.errors import MotionCoreError
 from webapp.clips.models import Artifact, ArtifactKind, Clip
 from webapp.runs import services
-from webapp.runs.models import Run
+from webapp.runs.models import Run, Status
+from webapp.transitions.services import transition_record_result
 
 Progress = Callable[[float, str], None]  # (fraction of the stage done in [0, 1], message)
 
@@ -161,10 +162,10 @@ def analysis_parameters(parameters: dict[str, Any]) -> dict[str, Any]:
 def transition_stage(context: Context, progress: Progress) -> None:
     """Build the transition from the run's clip (A) into ``parameters["clip_b"]``: the
     comparison of MTP with the baselines, the transition clip and its viewer arrays."""
-    from webapp.transitions.services import transition_record_result
-
     parameters = context.run.parameters
-    clip_b = Clip.objects.get(pk=parameters["clip_b"])
+    clip_b = Clip.objects.filter(pk=parameters.get("clip_b")).first()
+    if clip_b is None:
+        raise MotionCoreError(f"Clip B (id {parameters.get('clip_b')}) no longer exists.")
     progress(0.05, "Loading both clips")
     a, source_a = _best_motion(context.run.clip)
     b, source_b = _best_motion(clip_b)
@@ -200,7 +201,9 @@ def transition_stage(context: Context, progress: Progress) -> None:
 def _best_motion(clip: Clip) -> tuple[MotionClip, str]:
     """The clip's newest cleaned motion, else its original; and which one it is."""
     cleaned = (
-        Artifact.objects.filter(clip=clip, kind=ArtifactKind.CLEANED_BVH, run__status="succeeded")
+        Artifact.objects.filter(
+            clip=clip, kind=ArtifactKind.CLEANED_BVH, run__status=Status.SUCCEEDED
+        )
         .order_by("-run__created_at", "-run_id")
         .first()
     )
