@@ -47,10 +47,9 @@ ending, each run possibly empty, so a UI can colour runs. Deviations, and why:
   (a zero curve). A constant non-zero curve has zero slope: all steady.
 * Frames after the transition that rise again (a bump too small to be a unit)
   stay in the ending phase: the runs stay monotone.
-* A unit ends at its valley, whereas :func:`motioncore.mtp.detect` measures a
-  frame against the last peak before it; a decelerating wiggle between a
-  valley and the next peak can thus be an MTP candidate (even ``best``, e.g.
-  on a walk whose speed never drops far) while it is labelled start here.
+* A unit ends at its valley, and :func:`motioncore.mtp.detect` splits units the
+  same way: frames between a valley and the next peak are before their unit's
+  peak there too, so no MTP candidate is ever labelled start.
 
 Conventions: ``F`` frames, ``fps`` Hz, times in seconds; ``curve`` ``[F]`` is a
 non-negative momentum measure (speed m/s, energy J/kg; any units).
