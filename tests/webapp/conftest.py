@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -14,10 +15,13 @@ from django.utils.timezone import now
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from motioncore import analysis, bvh
 from webapp.clips.models import Artifact, ArtifactKind, Clip
 from webapp.clips.services import clip_upload_create
 from webapp.projects.models import Membership, Project, Role
 from webapp.runs.models import Run
+from webapp.transitions.models import Transition
+from webapp.transitions.selectors import TRANSITION_DOWNLOADS
 
 SAMPLES = Path(__file__).resolve().parents[1] / "data"
 ROLES = (Role.OWNER, Role.EDITOR, Role.REVIEWER, Role.VIEWER)
@@ -124,3 +128,41 @@ def finish_run(clip: Clip, *, status: str = "succeeded", marker: bytes = b"") ->
 def succeeded_run(clip: Clip) -> Run:
     """A succeeded run of ``clip`` with its artifacts."""
     return finish_run(clip)
+
+
+@cache
+def _features_of(data: bytes) -> bytes:
+    return analysis.features(bvh.load(data)).to_npz()
+
+
+def attach_features(run: Run) -> Artifact:
+    """The run's clip's real analysis features (what the ``analyze`` stage stores), as an
+    artifact of ``run``, so that ``GET clips/{id}/analysis/`` can answer."""
+    with run.clip.original.open("rb") as handle:
+        data = _features_of(handle.read())
+    artifact = Artifact(
+        clip=run.clip,
+        run=run,
+        kind=ArtifactKind.ANALYSIS_FEATURES,
+        sha256=hashlib.sha256(data).hexdigest(),
+        size_bytes=len(data),
+    )
+    artifact.file.save(f"run{run.pk}-features.npz", ContentFile(data), save=True)
+    return artifact
+
+
+def finish_transition(clip_a: Clip, clip_b: Clip) -> Transition:
+    """A succeeded transition from ``clip_a`` into ``clip_b`` with a small file of every
+    downloadable kind, as a worker would leave it."""
+    run = Run.objects.create(
+        clip=clip_a, stages=["transition"], status="succeeded", progress=100, finished_at=now()
+    )
+    for kind in TRANSITION_DOWNLOADS.values():
+        data = b"{}"
+        artifact = Artifact(
+            clip=clip_a, run=run, kind=kind, sha256=hashlib.sha256(data).hexdigest(), size_bytes=2
+        )
+        artifact.file.save(f"run{run.pk}-{kind}", ContentFile(data), save=True)
+    return Transition.objects.create(
+        project=clip_a.project, clip_a=clip_a, clip_b=clip_b, run=run, result={"metrics": {}}
+    )

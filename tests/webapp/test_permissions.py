@@ -9,21 +9,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cache
-from hashlib import sha256
 from typing import Any, cast
 
 import pytest
 from django.contrib.auth.models import AbstractUser, User
-from django.core.files.base import ContentFile
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import URLResolver
-from django.utils.timezone import now
 
-from conftest import client_for, finish_run, make_user
-from motioncore import analysis, bvh
+from conftest import attach_features, client_for, finish_run, finish_transition, make_user
 from webapp.api import urls as api_urls
-from webapp.clips.models import Artifact, ArtifactKind, Clip
+from webapp.clips.models import Clip
 from webapp.clips.selectors import DOWNLOADS
 from webapp.clips.services import clip_upload_create
 from webapp.projects.models import Membership, Project, Role
@@ -149,32 +144,12 @@ class World:
         }
 
 
-@cache
-def features_npz(data: bytes) -> bytes:
-    """The real analysis features of ``data`` (what the analyze stage stores)."""
-    return analysis.features(bvh.load(data)).to_npz()
-
-
-def _artifact(clip: Clip, run: Run, kind: str, data: bytes) -> None:
-    artifact = Artifact(
-        clip=clip, run=run, kind=kind, sha256=sha256(data).hexdigest(), size_bytes=len(data)
-    )
-    artifact.file.save(f"run{run.pk}-{kind}", ContentFile(data), save=True)
-
-
 def build_world(project: Project, editor: AbstractUser, data: bytes) -> World:
     uploader = cast(User, editor)
     clip = clip_upload_create(project=project, user=uploader, name="walk.bvh", data=data).clip
     run = finish_run(clip)
-    _artifact(clip, run, ArtifactKind.ANALYSIS_FEATURES, features_npz(data))
-    transition_run = Run.objects.create(
-        clip=clip, stages=["transition"], status="succeeded", progress=100, finished_at=now()
-    )
-    for kind in TRANSITION_DOWNLOADS.values():
-        _artifact(clip, transition_run, kind, b"{}")
-    transition = Transition.objects.create(
-        project=project, clip_a=clip, clip_b=clip, run=transition_run, created_by=uploader
-    )
+    attach_features(run)
+    transition = finish_transition(clip, clip)
     webhook = Webhook.objects.create(project=project, url="https://example.com/h", secret="s")
     return World(project, clip, run, webhook, transition)
 

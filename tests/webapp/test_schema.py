@@ -24,7 +24,7 @@ from rest_framework.test import APIClient
 from schemathesis import GenerationMode
 from schemathesis.specs.openapi.checks import negative_data_rejection, positive_data_acceptance
 
-from conftest import finish_run
+from conftest import attach_features, finish_run, finish_transition
 from webapp.clips.models import Clip
 from webapp.projects.models import Project
 from webapp.webhooks.models import Webhook
@@ -140,12 +140,15 @@ def owner_token(members: dict[str, AbstractUser]) -> str:
 def api_schema(wsgi_app: WSGIHandler, project: Project, clip: Clip) -> Any:
     """The schema served by the app, with path ids mapped onto real objects half the time."""
     run = finish_run(clip)
+    attach_features(run)
+    transition = finish_transition(clip, clip)
     webhook = Webhook.objects.create(project=project, url="https://example.com/h", secret="s")
     real = {
         "project_id": project.pk,
         "clip_id": clip.pk,
         "run_id": run.pk,
         "webhook_id": webhook.pk,
+        "transition_id": transition.pk,
     }
     schema = schemathesis.openapi.from_wsgi("/api/schema/", wsgi_app)
 
