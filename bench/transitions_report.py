@@ -34,6 +34,7 @@ import re
 import sys
 import time
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
 from motioncore import analysis, bvh, clean, transition  # noqa: E402
+from motioncore.entry import DEFAULT_WEIGHTS  # noqa: E402
 from motioncore.errors import MotionCoreError  # noqa: E402
 
 DATA = REPO_ROOT.parent / "shared" / "data"
@@ -112,6 +114,7 @@ def run_pair(a_path: Path, b_path: Path, args: argparse.Namespace) -> dict[str, 
         phase_a=phase_a,
         phase_b=phase_b,
         search_s=args.search_s,
+        weights=replace(DEFAULT_WEIGHTS, velocity_s_per_m=args.velocity_weight),
     )
     elapsed = time.perf_counter() - started
     return {
@@ -137,6 +140,7 @@ def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
         cont = [r["metrics"][method]["velocity_continuity"] for r in results]
         ret = [r["metrics"][method]["momentum_retention"] for r in results]
         loss = [r["metrics"][method]["energy_loss"] for r in results]
+        pose = [r["metrics"][method]["pose_discontinuity_m"] for r in results]
         beats_end = sum(
             1
             for r in results
@@ -151,6 +155,7 @@ def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
             "median_retention": _median(ret),
             "median_continuity": _median(cont),
             "median_energy_loss": _median(loss),
+            "median_pose_m": _median(pose),
         }
     return out
 
@@ -176,15 +181,15 @@ def _table(results: list[dict[str, Any]], stats: dict[str, Any]) -> list[str]:
     n = stats["pairs"]
     lines = [
         "| method | retention > end's | continuity < 0.15 | median retention | "
-        "median continuity | median energy loss |",
-        "|---|---:|---:|---:|---:|---:|",
+        "median continuity | median energy loss | median pose jump m |",
+        "|---|---:|---:|---:|---:|---:|---:|",
     ]
     for method in METHODS:
         s = stats[method]
         lines.append(
             f"| {method} | {s['retention_beats_end']}/{n} | {s['continuity_below_target']}/{n} | "
             f"{_num(s['median_retention'])} | {_num(s['median_continuity'])} | "
-            f"{_num(s['median_energy_loss'])} |"
+            f"{_num(s['median_energy_loss'])} | {_num(s['median_pose_m'])} |"
         )
     lines += [
         "",
@@ -216,7 +221,8 @@ def markdown(
         "phase in the entry match, clips cleaned with the defaults first). Metrics as defined in "
         "`motioncore/transition_metrics.py` (seed 000 §6.1): R = momentum retention (the "
         "slowest COM speed through the switch / A's peak speed), C = velocity continuity "
-        "(|v_after - v_before| / mean speed), E = energy loss ((E_peak - lowest E through "
+        "(|v_join - v_before| / mean speed: A at the cut against aligned B at the entry), "
+        "E = energy loss ((E_peak - lowest E through "
         "the switch) / E_peak). Cut and entry in frames (B's entry at A's frame rate).",
     ]
     for name, (results, stats) in sets.items():
@@ -228,14 +234,17 @@ def markdown(
 def print_summary(name: str, stats: dict[str, Any]) -> None:
     n = stats["pairs"]
     print(f"\n{name}: {n} pairs")
-    print(f"{'method':<10} {'R > end':>9} {'C < 0.15':>9} {'med R':>7} {'med C':>7} {'med E':>7}")
+    print(
+        f"{'method':<10} {'R > end':>9} {'C < 0.15':>9} {'med R':>7} {'med C':>7} {'med E':>7}"
+        f" {'pose m':>7}"
+    )
     for method in METHODS:
         s = stats[method]
         print(
             f"{method:<10} {s['retention_beats_end']:>5}/{n:<3}"
             f" {s['continuity_below_target']:>5}/{n:<3}"
             f" {_num(s['median_retention']):>7} {_num(s['median_continuity']):>7}"
-            f" {_num(s['median_energy_loss']):>7}"
+            f" {_num(s['median_energy_loss']):>7} {_num(s['median_pose_m']):>7}"
         )
     mtp = stats["mtp"]
     share_r = mtp["retention_beats_end"] / n if n else 0.0
@@ -287,6 +296,15 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "--search-s", type=float, default=1.0, help="entry search window at B's start, s"
     )
     parser.add_argument(
+        "--velocity-weight",
+        type=float,
+        default=DEFAULT_WEIGHTS.velocity_s_per_m,
+        help="entry cost per m/s of velocity difference (pose costs 1 per metre)",
+    )
+    parser.add_argument(
+        "--sets", nargs="+", choices=list(SETS), default=list(SETS), help="which pair sets"
+    )
+    parser.add_argument(
         "--raw", action="store_true", help="skip cleaning (the web pipeline cleans first)"
     )
     parser.add_argument("--markdown", type=Path, help="write the table here")
@@ -302,8 +320,8 @@ def main(argv: list[str]) -> int:
         print(f"no corpus at {args.data} (the shared data lives beside the checkout)")
         return 2
     chosen = {
-        "same action": pairs(corpus_groups(args.data, by_action=True), args.per_group),
-        "mixed": pairs(corpus_groups(args.data, by_action=False), args.per_group),
+        name: pairs(corpus_groups(args.data, by_action=name == "same action"), args.per_group)
+        for name in args.sets
     }
     sets: dict[str, tuple[list[dict[str, Any]], dict[str, Any]]] = {}
     dump: dict[str, Any] = {}

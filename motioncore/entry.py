@@ -83,11 +83,18 @@ def features(clip: Clip, roles: JointRoles | None = None) -> Features:
 @dataclass(frozen=True)
 class EntryWeights:
     """Weights of the entry cost (ours): per metre of pose RMS, per m/s of velocity
-    difference, per radian of phase difference. A velocity mismatch of 1 m/s costs
-    as much as a 0.5 m pose RMS: the blend hides pose differences, not momentum."""
+    difference, per radian of phase difference.
+
+    Pose and velocity weigh the same per unit (1 m/s of velocity mismatch costs as
+    much as 1 m of pose RMS). This was chosen after measuring the trade-off on the
+    corpus (``bench/transitions_report.py --velocity-weight``, 43 same-action pairs):
+    MTP velocity continuity < 0.15 in 18 / 27 / 31 / 32 pairs at 0.12 / 0.5 / 1 / 2
+    s/m, median pose jump 0.110 / 0.136 / 0.151 / 0.163 m. Seed 000 puts momentum
+    first (a short blend hides the pose, §4.2, §5.2), so velocity is not traded
+    for pose below parity; above it the pose jump keeps growing for little gain."""
 
     pose_per_m: float = 1.0
-    velocity_s_per_m: float = 0.5
+    velocity_s_per_m: float = 1.0
     phase_per_rad: float = 0.05
 
 
