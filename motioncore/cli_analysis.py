@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +88,18 @@ def _fail(args: argparse.Namespace, error: MotionCoreError) -> int:
     return EXIT_INVALID
 
 
+def _emit(
+    payload: dict[str, Any], *, as_json: bool, summary: Callable[[dict[str, Any]], None]
+) -> int:
+    """Print ``payload`` as JSON or as the human summary; the success exit code."""
+    if as_json:
+        json.dump(payload, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        summary(payload)
+    return EXIT_OK
+
+
 def analyze(args: argparse.Namespace) -> int:
     """``python -m motioncore analyze``."""
     try:
@@ -103,12 +116,7 @@ def analyze(args: argparse.Namespace) -> int:
         next_features=next_feats,
     )
     payload = {"file": str(args.file), **result.as_dict(curves=not args.no_curves)}
-    if args.json:
-        json.dump(payload, sys.stdout, indent=2)
-        sys.stdout.write("\n")
-    else:
-        _print_analysis(payload)
-    return EXIT_OK
+    return _emit(payload, as_json=args.json, summary=_print_analysis)
 
 
 def _print_analysis(p: dict[str, Any]) -> None:
@@ -162,12 +170,7 @@ def transition_command(args: argparse.Namespace) -> int:
     if args.output:
         bvh.save(comparison.chosen.clip, args.output)
         payload["output"] = str(args.output)
-    if args.json:
-        json.dump(payload, sys.stdout, indent=2)
-        sys.stdout.write("\n")
-    else:
-        _print_transition(payload)
-    return EXIT_OK
+    return _emit(payload, as_json=args.json, summary=_print_transition)
 
 
 def _print_transition(p: dict[str, Any]) -> None:

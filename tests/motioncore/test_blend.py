@@ -8,48 +8,15 @@ import numpy as np
 import pytest
 from scipy.spatial.distance import pdist
 
+from conftest import TINY_HUMANOID_JOINTS, tiny_humanoid
 from motioncore import alignment, blend, fk, quat
-from motioncore.clip import Clip, JointKind, Skeleton
+from motioncore.clip import Clip, Skeleton
 from motioncore.errors import MotionCoreError
 
 FPS = 60.0
-_JOINTS: tuple[tuple[str, int, tuple[float, float, float]], ...] = (
-    ("Hips", -1, (0.0, 1.0, 0.0)),
-    ("Spine", 0, (0.0, 0.1, 0.0)),
-    ("Chest", 1, (0.0, 0.2, 0.0)),
-    ("Neck", 2, (0.0, 0.2, 0.0)),
-    ("Head", 3, (0.0, 0.1, 0.0)),
-    ("LeftShoulder", 2, (0.05, 0.15, 0.0)),
-    ("LeftArm", 5, (0.15, 0.0, 0.0)),
-    ("LeftForeArm", 6, (0.3, 0.0, 0.0)),
-    ("LeftHand", 7, (0.25, 0.0, 0.0)),
-    ("RightShoulder", 2, (-0.05, 0.15, 0.0)),
-    ("RightArm", 9, (-0.15, 0.0, 0.0)),
-    ("RightForeArm", 10, (-0.3, 0.0, 0.0)),
-    ("RightHand", 11, (-0.25, 0.0, 0.0)),
-    ("LeftUpLeg", 0, (0.1, 0.0, 0.0)),
-    ("LeftLeg", 13, (0.0, -0.45, 0.0)),
-    ("LeftFoot", 14, (0.0, -0.45, 0.0)),
-    ("LeftToeBase", 15, (0.0, -0.05, 0.12)),
-    ("RightUpLeg", 0, (-0.1, 0.0, 0.0)),
-    ("RightLeg", 17, (0.0, -0.45, 0.0)),
-    ("RightFoot", 18, (0.0, -0.45, 0.0)),
-    ("RightToeBase", 19, (0.0, -0.05, 0.12)),
-)
 
 
-def _kind(parent: int) -> JointKind:
-    return "ROOT" if parent < 0 else "JOINT"
-
-
-SKELETON = Skeleton(
-    names=tuple(n for n, _, _ in _JOINTS),
-    parents=np.array([p for _, p, _ in _JOINTS]),
-    offsets=np.array([o for _, _, o in _JOINTS]),
-    channels=(("Xposition", "Yposition", "Zposition", "Zrotation", "Xrotation", "Yrotation"),)
-    + (("Zrotation", "Xrotation", "Yrotation"),) * (len(_JOINTS) - 1),
-    kinds=tuple(_kind(p) for _, p, _ in _JOINTS),
-)
+SKELETON = tiny_humanoid()
 X, Y = np.array([1.0, 0.0, 0.0]), np.array([0.0, 1.0, 0.0])
 
 
@@ -233,10 +200,10 @@ def _carried(start: np.ndarray, direction: np.ndarray, yaw_rad: float, frames: i
     """The rig under a static ``joint_Root`` at the origin (Bandai Namco's layout): the
     hips' own position channels carry the walk, 1 m/s along ``direction`` from ``start``,
     facing it (``yaw_rad`` about +Y)."""
-    names = ("joint_Root", *(n for n, _, _ in _JOINTS))
-    parents = np.array([-1, *(p + 1 for _, p, _ in _JOINTS)])
+    names = ("joint_Root", *(n for n, _, _ in TINY_HUMANOID_JOINTS))
+    parents = np.array([-1, *(p + 1 for _, p, _ in TINY_HUMANOID_JOINTS)])
     parents[1] = 0
-    offsets = np.array([(0.0, 0.0, 0.0), *(o for _, _, o in _JOINTS)])
+    offsets = np.array([(0.0, 0.0, 0.0), *(o for _, _, o in TINY_HUMANOID_JOINTS)])
     skeleton = Skeleton(
         names=names,
         parents=parents,

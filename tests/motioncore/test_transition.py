@@ -7,51 +7,17 @@ import json
 import numpy as np
 import pytest
 
-from conftest import SAMPLE_DIR
+from conftest import SAMPLE_DIR, tiny_humanoid
 from motioncore import blend, bvh, engine, fk, momentum, mtp, quat, transition
 from motioncore import entry as entry_mod
-from motioncore.clip import Clip, JointKind, Skeleton
+from motioncore.clip import Clip, Skeleton
 from motioncore.errors import MotionCoreError
 
 FPS = 60.0
-_JOINTS: tuple[tuple[str, int, tuple[float, float, float]], ...] = (
-    ("Hips", -1, (0.0, 1.0, 0.0)),
-    ("Spine", 0, (0.0, 0.1, 0.0)),
-    ("Chest", 1, (0.0, 0.2, 0.0)),
-    ("Neck", 2, (0.0, 0.2, 0.0)),
-    ("Head", 3, (0.0, 0.1, 0.0)),
-    ("LeftShoulder", 2, (0.05, 0.15, 0.0)),
-    ("LeftArm", 5, (0.15, 0.0, 0.0)),
-    ("LeftForeArm", 6, (0.3, 0.0, 0.0)),
-    ("LeftHand", 7, (0.25, 0.0, 0.0)),
-    ("RightShoulder", 2, (-0.05, 0.15, 0.0)),
-    ("RightArm", 9, (-0.15, 0.0, 0.0)),
-    ("RightForeArm", 10, (-0.3, 0.0, 0.0)),
-    ("RightHand", 11, (-0.25, 0.0, 0.0)),
-    ("LeftUpLeg", 0, (0.1, 0.0, 0.0)),
-    ("LeftLeg", 13, (0.0, -0.45, 0.0)),
-    ("LeftFoot", 14, (0.0, -0.45, 0.0)),
-    ("LeftToeBase", 15, (0.0, -0.05, 0.12)),
-    ("RightUpLeg", 0, (-0.1, 0.0, 0.0)),
-    ("RightLeg", 17, (0.0, -0.45, 0.0)),
-    ("RightFoot", 18, (0.0, -0.45, 0.0)),
-    ("RightToeBase", 19, (0.0, -0.05, 0.12)),
-)
 LEFT_KNEE = 14
 
 
-def _kind(parent: int) -> JointKind:
-    return "ROOT" if parent < 0 else "JOINT"
-
-
-SKELETON = Skeleton(
-    names=tuple(n for n, _, _ in _JOINTS),
-    parents=np.array([p for _, p, _ in _JOINTS]),
-    offsets=np.array([o for _, _, o in _JOINTS]),
-    channels=(("Xposition", "Yposition", "Zposition", "Zrotation", "Xrotation", "Yrotation"),)
-    + (("Zrotation", "Xrotation", "Yrotation"),) * (len(_JOINTS) - 1),
-    kinds=tuple(_kind(p) for _, p, _ in _JOINTS),
-)
+SKELETON = tiny_humanoid()
 X = np.array([1.0, 0.0, 0.0])
 METRIC_KEYS = {
     "velocity_continuity",
