@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from django.contrib.auth.models import AbstractUser, User
 
-from conftest import SAMPLES, client_for
+from conftest import SAMPLES, client_for, finish_transition
 from motioncore import analysis, bvh
 from webapp.clips.models import Artifact, ArtifactKind, Clip
 from webapp.clips.services import clip_upload_create
@@ -243,3 +243,17 @@ def test_a_failed_transition_run_says_why(
     detail = client.get(f"/api/v1/transitions/{transition.pk}/").json()
     assert detail["result"] == {} and all(v is None for v in detail["downloads"].values())
     assert np.isfinite(run.progress)
+
+
+def test_listing_transitions_costs_the_same_queries_for_one_or_many(
+    walk: Clip, members: dict[str, AbstractUser], django_assert_max_num_queries: Any
+) -> None:
+    finish_transition(walk, walk)
+    client = client_for(members["viewer"])
+    url = f"/api/v1/projects/{walk.project_id}/transitions/"
+    with django_assert_max_num_queries(12) as one:
+        assert len(client.get(url).json()["results"]) == 1
+    for _ in range(5):
+        finish_transition(walk, walk)
+    with django_assert_max_num_queries(len(one.captured_queries)):
+        assert len(client.get(url).json()["results"]) == 6

@@ -24,7 +24,10 @@ TRANSITION_DOWNLOADS: dict[str, ArtifactKind] = {
 
 
 def _related(transitions: QuerySet[Transition]) -> QuerySet[Transition]:
-    return transitions.select_related("run", "clip_a", "clip_b", "created_by")
+    """With their run, clips, author and the run's artifacts (no query per row)."""
+    return transitions.select_related("run", "clip_a", "clip_b", "created_by").prefetch_related(
+        "run__artifacts"
+    )
 
 
 def transition_list(*, user: User | AnonymousUser, project_id: int) -> QuerySet[Transition]:
@@ -47,7 +50,7 @@ def transition_downloads_ready(transition: Transition) -> dict[str, bool]:
     """Download name → whether it can be downloaded now (the run succeeded and made it)."""
     if transition.run.status != Status.SUCCEEDED:
         return dict.fromkeys(TRANSITION_DOWNLOADS, False)
-    kinds = set(Artifact.objects.filter(run=transition.run).values_list("kind", flat=True))
+    kinds = {artifact.kind for artifact in transition.run.artifacts.all()}
     return {name: kind in kinds for name, kind in TRANSITION_DOWNLOADS.items()}
 
 
