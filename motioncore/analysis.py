@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import io
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -34,6 +34,7 @@ from numpy.typing import NDArray
 from motioncore import alignment, fk, gait, momentum, mtp, phases, quat
 from motioncore.clip import Clip
 from motioncore.contacts import detect as detect_contacts
+from motioncore.contacts import segments
 from motioncore.errors import MotionCoreError
 from motioncore.momentum import CurveMethod
 from motioncore.skeleton import JointRoles, infer
@@ -66,6 +67,8 @@ class Features:
         gait_phase: ``[F]`` gait phase φ in [0, 2π), nan where undefined.
         gait: the gait summary (:meth:`motioncore.gait.Gait.as_dict` without the
             per-frame phase, which is ``gait_phase``).
+        contacts: foot side -> ``[start, stop)`` frame runs of ground contact
+            (:func:`motioncore.contacts.detect`); empty for features saved before.
     """
 
     fps: float
@@ -76,6 +79,7 @@ class Features:
     heading: FloatArray
     gait_phase: FloatArray
     gait: dict[str, Any]
+    contacts: dict[str, list[list[int]]] = field(default_factory=dict)
 
     @property
     def num_frames(self) -> int:
@@ -110,6 +114,7 @@ class Features:
             heading=self.heading,
             gait_phase=self.gait_phase,
             gait=np.array(json.dumps(self.gait)),
+            contacts=np.array(json.dumps(self.contacts)),
         )
         return buffer.getvalue()
 
@@ -126,6 +131,7 @@ class Features:
                 heading=z["heading"],
                 gait_phase=z["gait_phase"],
                 gait=json.loads(str(z["gait"])),
+                contacts=json.loads(str(z["contacts"])) if "contacts" in z.files else {},
             )
 
 
@@ -156,6 +162,7 @@ def features(clip: Clip, roles: JointRoles | None = None) -> Features:
         heading=alignment.heading(g_quat[:, root], alignment.forward_axis(clip.skeleton, roles)),
         gait_phase=walk.phase,
         gait={k: v for k, v in walk.as_dict().items() if k != "phase_rad"},  # per frame: curves
+        contacts={foot.side: [list(r) for r in segments(foot.contact)] for foot in contacts.feet},
     )
 
 
@@ -171,6 +178,8 @@ class Analysis:
         cuts: ``[K]`` recommended cut frames (phase-aligned for periodic motion).
         cut_strategy: ``"phase_aligned"``, ``"mtp"`` or ``"none"``.
         cut_phase: the gait phase (radians) of the phase-aligned cuts, else ``None``.
+        next_local: ``[3]`` the next clip's initial velocity in its heading frame, m/s
+            (:meth:`Features.initial_velocity_local`), ``None`` without a next clip.
     """
 
     features: Features
@@ -180,6 +189,7 @@ class Analysis:
     cuts: IntArray
     cut_strategy: str
     cut_phase: float | None
+    next_local: FloatArray | None = None
 
     def as_dict(self, *, curves: bool = True) -> dict[str, Any]:
         """The stable JSON form (``docs/analysis.md``); ``curves`` adds the per-frame curves."""
@@ -195,6 +205,9 @@ class Analysis:
                 "method": self.method,
                 "curve_unit": CURVE_UNITS[self.method],
                 "direction_checked": self.mtp.direction_checked,
+                "next_velocity_local_m_per_s": (
+                    None if self.next_local is None else self.next_local.tolist()
+                ),
             },
             "units": [u.as_dict() for u in self.labels.units],
             "phases": self.labels.as_dict(),
@@ -217,6 +230,8 @@ class Analysis:
 
 
 def _curves(f: Features) -> dict[str, Any]:
+    """Per-frame curves for the viewer: what the browser re-scores candidates from."""
+
     def rounded(x: FloatArray) -> list[Any]:
         values: list[Any] = np.round(x, _CURVE_DECIMALS).tolist()
         return values
@@ -227,6 +242,9 @@ def _curves(f: Features) -> dict[str, Any]:
         "energy_j_per_kg": rounded(f.energy),
         "pca_m_per_s": rounded(f.pca),
         "gait_phase_rad": [None if np.isnan(p) else float(p) for p in phase],
+        "com_velocity_m_per_s": rounded(f.com_velocity.ravel()),
+        "heading_rad": rounded(f.heading),
+        "contacts": f.contacts,
     }
 
 
@@ -248,7 +266,7 @@ def analyze(
         next_features: the next clip's features; ``None`` skips the direction test.
     """
     curve = feats.curve(method)
-    next_velocity = None
+    next_velocity, local = None, None
     if next_features is not None:
         local = next_features.initial_velocity_local()
         next_velocity = quat.rotate(alignment.yaw(feats.heading), local)
@@ -263,7 +281,7 @@ def analyze(
     )
     labels = phases.label(curve, feats.fps, alpha=alpha)
     cuts, strategy, phase = _cuts(feats, result)
-    return Analysis(feats, method, result, labels, cuts, strategy, phase)
+    return Analysis(feats, method, result, labels, cuts, strategy, phase, local)
 
 
 def _cuts(feats: Features, result: mtp.MTPResult) -> tuple[IntArray, str, float | None]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from dataclasses import replace
 
@@ -52,7 +53,15 @@ def test_json_has_the_documented_keys_and_units(start_walk_stop: analysis.Featur
         "method": "energy",
         "curve_unit": "J/kg",
         "direction_checked": False,
+        "next_velocity_local_m_per_s": None,
     }
+    curves = body["curves"]
+    frames = start_walk_stop.num_frames
+    assert len(curves["com_velocity_m_per_s"]) == 3 * frames  # flat x, y, z per frame
+    assert len(curves["heading_rad"]) == frames
+    assert set(curves["contacts"]) == {"left", "right"}
+    for runs in curves["contacts"].values():
+        assert all(0 <= a < b <= frames for a, b in runs)
     assert body["frames"] == start_walk_stop.num_frames == len(body["curves"]["speed_m_per_s"])
     assert set(body["cuts"]) == {"strategy", "frames", "times_s", "gait_phase_rad"}
     values = [c["value"] for c in body["candidates"]]
@@ -110,6 +119,9 @@ def test_the_next_clips_direction_is_tested_in_heading_frames(walk: analysis.Fea
     reversed) fails it everywhere and gets the reversal advice (seed 000 §6.2)."""
     same = analysis.analyze(walk, theta_max_deg=75.0, next_features=walk)
     assert same.mtp.direction_checked and same.mtp.best is not None
+    local = same.as_dict()["parameters"]["next_velocity_local_m_per_s"]
+    np.testing.assert_allclose(local, walk.initial_velocity_local())
+    assert abs(local[2]) > abs(local[0])  # a forward walk: mostly along its facing (+Z)
     backwards = replace(walk, com_velocity=-walk.com_velocity)
     reversed_result = analysis.analyze(walk, theta_max_deg=75.0, next_features=backwards)
     assert reversed_result.mtp.best is None
@@ -123,6 +135,7 @@ def test_features_survive_the_npz_round_trip(walk: analysis.Features) -> None:
     for name in ("speed", "energy", "pca", "com_velocity", "heading", "gait_phase"):
         np.testing.assert_array_equal(getattr(again, name), getattr(walk, name))
     assert again.fps == walk.fps and again.gait == walk.gait
+    assert again.contacts == walk.contacts and walk.contacts["left"]
     assert analysis.analyze(again).as_dict() == analysis.analyze(walk).as_dict()
 
 
@@ -142,3 +155,14 @@ def test_too_short_and_unknown_measures_are_refused() -> None:
     walk = analysis.features(bvh.load(WALK))
     with pytest.raises(ValueError, match="momentum measure"):
         walk.curve("jerk")  # type: ignore[arg-type]
+
+
+def test_features_saved_before_contacts_existed_still_load(walk: analysis.Features) -> None:
+    """Stored ``features.npz`` of earlier runs have no ``contacts``: they load with none."""
+    with np.load(io.BytesIO(walk.to_npz())) as z:
+        old = {name: z[name] for name in z.files if name != "contacts"}
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **old)
+    loaded = analysis.Features.from_npz(buffer.getvalue())
+    assert loaded.contacts == {}
+    assert analysis.analyze(loaded).as_dict()["curves"]["contacts"] == {}
