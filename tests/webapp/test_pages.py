@@ -289,7 +289,9 @@ def test_seed_demo_is_idempotent() -> None:
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
-@pytest.mark.parametrize("script", sorted(p.name for p in STATIC_JS.glob("*.js")))
+@pytest.mark.parametrize(
+    "script", sorted(p.relative_to(STATIC_JS).as_posix() for p in STATIC_JS.rglob("*.js"))
+)
 def test_page_scripts_parse(script: str) -> None:
     assert NODE is not None
     subprocess.run([NODE, "--check", str(STATIC_JS / script)], check=True, timeout=60)

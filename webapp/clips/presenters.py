@@ -151,6 +151,11 @@ def download_url(clip_id: int, name: str) -> str:
     return reverse("api:clip-download", args=[clip_id, name])
 
 
+def viewer_url(clip: Clip, ready: Mapping[str, bool]) -> str | None:
+    """Where the player fetches the clip's ready-to-play arrays; ``None`` until a run made them."""
+    return download_url(clip.pk, "viewer.json") if ready.get("viewer.json") else None
+
+
 def downloads(clip: Clip, ready: Mapping[str, bool]) -> list[Download]:
     """The clip's downloads in API order; ``ready`` is name → whether it exists yet."""
     return [

@@ -122,6 +122,8 @@ def clip_detail(request: HttpRequest, clip_id: int) -> HttpResponse:
         "report": presenters.report_view(clip.report),
         "downloads": presenters.downloads(clip, clip_downloads_ready(clip)),
         "analysis": presenters.analysis_view(clip_analysis_stored(clip)),
+        "viewer_url": presenters.viewer_url(clip, clip_downloads_ready(clip)),
+        "camera_presets": ("front", "side", "top", "follow"),
         "runs": run_list(user=user, project_id=clip.project_id).filter(clip=clip),
     }
     return render(request, "pages/clip.html", context)

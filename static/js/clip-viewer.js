@@ -1,0 +1,116 @@
+// Clip page: the 3-D player. init / animate / resize only; the pieces live in viewer/.
+//
+// The viewer arrays come from the clip's `viewer.json` download (the URL is in
+// `data-viewer-url` on #viewer); the browser does no kinematics.
+
+import * as THREE from "three";
+import { Playback, SPEEDS } from "./viewer/playback.js";
+import { SkeletonView } from "./viewer/skeleton-view.js";
+import { Stage } from "./viewer/stage.js";
+
+const root = document.getElementById("viewer");
+const ui = {
+  canvas: root?.querySelector("[data-canvas]"),
+  status: root?.querySelector("[data-viewer-status]"),
+  play: root?.querySelector("[data-play]"),
+  scrub: root?.querySelector("[data-scrub]"),
+  readout: root?.querySelector("[data-readout]"),
+  speed: root?.querySelector("[data-speed]"),
+  loop: root?.querySelector("[data-loop]"),
+  presets: root ? [...root.querySelectorAll("[data-preset]")] : [],
+  steps: root ? [...root.querySelectorAll("[data-step]")] : [],
+};
+const state = { stage: null, skeleton: null, playback: null, last: 0, hips: 0 };
+
+/** The joint whose position the follow camera tracks: the first root. */
+function rootJoint(parents) {
+  const index = parents.indexOf(-1);
+  return index < 0 ? 0 : index;
+}
+
+function showFrame() {
+  const { playback, skeleton, stage } = state;
+  skeleton.update(playback.frame);
+  stage.track(skeleton.jointPosition(playback.frame, state.hips, new THREE.Vector3()));
+  ui.scrub.value = String(playback.frame);
+  ui.readout.textContent = `frame ${playback.frame} / ${playback.frames - 1} · ${playback.time.toFixed(3)} s`;
+  ui.play.textContent = playback.playing ? "Pause" : "Play";
+  ui.play.setAttribute("aria-pressed", String(playback.playing));
+  root.dataset.frame = String(playback.frame);
+}
+
+function bindControls(playback, stage) {
+  ui.scrub.max = String(playback.frames - 1);
+  ui.play.addEventListener("click", () => playback.toggle());
+  ui.scrub.addEventListener("input", () => playback.seek(Number(ui.scrub.value)));
+  for (const speed of SPEEDS) {
+    ui.speed.append(new Option(`${speed}×`, String(speed), speed === 1, speed === 1));
+  }
+  ui.speed.addEventListener("change", () => playback.setSpeed(Number(ui.speed.value)));
+  ui.loop.addEventListener("change", () => { playback.loop = ui.loop.checked; });
+  for (const button of ui.steps) {
+    button.addEventListener("click", () => playback.step(Number(button.dataset.step)));
+  }
+  for (const button of ui.presets) {
+    button.addEventListener("click", () => stage.preset(button.dataset.preset, stage.target));
+  }
+  playback.onChange(() => {
+    ui.speed.value = String(playback.speed);
+    showFrame();
+  });
+  root.addEventListener("keydown", (event) => keyboard(event, playback));
+}
+
+/** Space play/pause, ←/→ one frame (Shift: ten), J slower, K pause, L faster, Home/End. */
+function keyboard(event, playback) {
+  const actions = {
+    " ": () => playback.toggle(),
+    ArrowLeft: () => playback.step(event.shiftKey ? -10 : -1),
+    ArrowRight: () => playback.step(event.shiftKey ? 10 : 1),
+    j: () => playback.shiftSpeed(-1),
+    k: () => playback.pause(),
+    l: () => playback.shiftSpeed(1),
+    Home: () => playback.seek(0),
+    End: () => playback.seek(playback.frames - 1),
+  };
+  const action = actions[event.key.length === 1 ? event.key.toLowerCase() : event.key];
+  if (!action || event.target instanceof HTMLInputElement && event.target.type !== "range") return;
+  event.preventDefault();
+  action();
+}
+
+function animate(now) {
+  const dt = state.last ? (now - state.last) / 1000 : 0;
+  state.last = now;
+  state.playback.update(dt);
+  state.stage.render();
+  requestAnimationFrame(animate);
+}
+
+async function init() {
+  if (!root || !root.dataset.viewerUrl) return;
+  ui.status.textContent = "Loading the motion…";
+  const response = await fetch(root.dataset.viewerUrl, { credentials: "same-origin" });
+  if (!response.ok) {
+    ui.status.textContent = `Could not load the motion (the server answered ${response.status}).`;
+    return;
+  }
+  const arrays = await response.json();
+  state.stage = new Stage(ui.canvas);
+  state.skeleton = new SkeletonView(arrays);
+  state.stage.scene.add(state.skeleton.group);
+  state.hips = rootJoint(arrays.parents);
+  state.playback = new Playback(arrays.frames, arrays.fps);
+  bindControls(state.playback, state.stage);
+  showFrame();
+  state.stage.preset("front", state.skeleton.jointPosition(0, state.hips, new THREE.Vector3()));
+  const ends = (arrays.end_site ?? []).filter(Boolean).length;
+  ui.status.textContent = `${arrays.joints - ends} joints (+ ${ends} end sites) · ${arrays.frames} frames at ${Number(arrays.fps).toFixed(2)} fps`;
+  root.dataset.ready = "true";
+  window.addEventListener("resize", () => state.stage.resize());
+  requestAnimationFrame(animate);
+}
+
+init().catch((error) => {
+  if (ui.status) ui.status.textContent = `The viewer failed: ${error.message}`;
+});

@@ -1,0 +1,113 @@
+// The 3-D stage: renderer, camera, lights, a metre grid with labels, orbit controls and
+// camera presets (front, side, top, follow the root). Y is up, metres.
+
+import * as THREE from "three";
+import { OrbitControls } from "three/addons/controls/OrbitControls.js";
+
+const GRID_HALF_M = 10;
+
+/** A text sprite (canvas texture) for the grid's metre labels. */
+function label(text) {
+  const canvas = document.createElement("canvas");
+  canvas.width = 64;
+  canvas.height = 32;
+  const context = canvas.getContext("2d");
+  context.fillStyle = "#5b6472";
+  context.font = "20px system-ui, sans-serif";
+  context.textAlign = "center";
+  context.textBaseline = "middle";
+  context.fillText(text, 32, 16);
+  const texture = new THREE.CanvasTexture(canvas);
+  const sprite = new THREE.Sprite(new THREE.SpriteMaterial({ map: texture, depthWrite: false }));
+  sprite.scale.set(0.4, 0.2, 1);
+  return sprite;
+}
+
+export class Stage {
+  /** @param {HTMLElement} container the element the canvas fills */
+  constructor(container) {
+    this.container = container;
+    this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
+    container.appendChild(this.renderer.domElement);
+    this.scene = new THREE.Scene();
+    this.scene.background = new THREE.Color(0xf4f6f9);
+    this.camera = new THREE.PerspectiveCamera(40, 1, 0.05, 200);
+    this.controls = new OrbitControls(this.camera, this.renderer.domElement);
+    this.controls.enableDamping = true;
+    this.scene.add(new THREE.HemisphereLight(0xffffff, 0xb8c0cc, 2.2));
+    const sun = new THREE.DirectionalLight(0xffffff, 1.4);
+    sun.position.set(3, 6, 4);
+    this.scene.add(sun);
+    this.grid = this.makeGrid();
+    this.scene.add(this.grid);
+    this.follow = false;
+    this.offset = new THREE.Vector3();
+    this.target = new THREE.Vector3(0, 1, 0);
+    this.preset("front");
+    this.resize();
+  }
+
+  /** 1 m grid cells, 5 m lines darker, labels every metre along X and Z. */
+  makeGrid() {
+    const group = new THREE.Group();
+    group.name = "ground";
+    const size = 2 * GRID_HALF_M;
+    group.add(new THREE.GridHelper(size, size, 0x9aa3b1, 0xd5dae1));
+    for (let m = -GRID_HALF_M + 1; m < GRID_HALF_M; m += 1) {
+      if (m === 0) continue;
+      const x = label(`${m} m`);
+      x.position.set(m, 0.01, 0.25);
+      const z = label(`${m} m`);
+      z.position.set(0.3, 0.01, m);
+      group.add(x, z);
+    }
+    return group;
+  }
+
+  /** Put the camera in front (+Z), at the side (+X), on top, or follow the root. */
+  preset(name, center = this.target) {
+    const c = center.clone();
+    const distance = 4.5;
+    const positions = {
+      front: new THREE.Vector3(c.x, c.y + 0.4, c.z + distance),
+      side: new THREE.Vector3(c.x + distance, c.y + 0.4, c.z),
+      top: new THREE.Vector3(c.x, c.y + distance * 1.6, c.z + 0.01),
+      follow: new THREE.Vector3(c.x + distance * 0.6, c.y + 0.8, c.z + distance * 0.8),
+    };
+    if (!(name in positions)) throw new Error(`unknown camera preset ${name}`);
+    this.camera.position.copy(positions[name]);
+    this.controls.target.copy(c);
+    this.controls.update();
+    this.follow = name === "follow";
+    this.offset.copy(this.camera.position).sub(c);
+  }
+
+  /** Keep the camera's offset to `center` (the root, at hip height) when following. */
+  track(center) {
+    this.target.copy(center);
+    if (!this.follow) return;
+    this.controls.target.copy(center);
+    this.camera.position.copy(center).add(this.offset);
+  }
+
+  resize() {
+    const width = this.container.clientWidth || 640;
+    const height = this.container.clientHeight || 360;
+    this.camera.aspect = width / height;
+    this.camera.updateProjectionMatrix();
+    this.renderer.setSize(width, height);
+  }
+
+  render() {
+    this.controls.update();
+    if (this.follow) this.offset.copy(this.camera.position).sub(this.controls.target);
+    this.renderer.render(this.scene, this.camera);
+  }
+
+  dispose() {
+    this.controls.dispose();
+    this.renderer.dispose();
+    this.renderer.domElement.remove();
+  }
+}

@@ -1,0 +1,124 @@
+"""The clip page's player in headless Chromium (Playwright): it draws the skeleton and
+the picture changes from frame to frame.
+
+Needs Debian's ``chromium`` and the ``playwright`` package (CI installs both; the tests
+skip with the reason when either is missing). Pages come from pytest-django's live
+server; the clip goes through the real pipeline in-process (``pipeline.execute``).
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from webapp.clips.services import clip_upload_create
+from webapp.projects.models import Membership, Project, Role
+from webapp.runs import pipeline, services, tasks
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+if not Path(CHROMIUM).exists():
+    pytest.skip("Debian chromium is not installed (apt install chromium)", allow_module_level=True)
+
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--enable-unsafe-swiftshader",
+    "--use-angle=swiftshader",
+]
+SAMPLE = Path(__file__).resolve().parents[1] / "data" / "games105" / "walk60.bvh"
+PASSWORD = "pw-browser-user"
+
+# Count the skeleton's blue pixels and hash the picture (the WebGL canvas keeps its
+# drawing buffer, so it can be copied into a 2-D canvas and read back).
+CANVAS_PROBE = """() => {
+  const source = document.querySelector('#viewer canvas');
+  const copy = document.createElement('canvas');
+  copy.width = source.width; copy.height = source.height;
+  const context = copy.getContext('2d');
+  context.drawImage(source, 0, 0);
+  const data = context.getImageData(0, 0, copy.width, copy.height).data;
+  let blue = 0, hash = 0;
+  for (let i = 0; i < data.length; i += 4) {
+    if (data[i + 2] > data[i] + 60 && data[i + 2] > 150) blue += 1;
+    hash = (hash * 31 + data[i] + 7 * data[i + 1] + 13 * data[i + 2]) % 1000000007;
+  }
+  return {blue, hash, width: copy.width, height: copy.height};
+}"""
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def processed_clip(transactional_db: None, settings: Any, tmp_path: Path, monkeypatch: Any) -> Any:
+    """walk60 uploaded by an owner and run through ingest → clean → analyze."""
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    monkeypatch.setattr(services, "heartbeat_interval_s", lambda: 3600.0)
+    monkeypatch.setattr(tasks.run_pipeline, "delay", lambda run_id: None)
+    user = get_user_model().objects.create_user(username="player", password=PASSWORD)
+    project = Project.objects.create(name="Browser")
+    Membership.objects.create(project=project, user=user, role=Role.OWNER)
+    clip = clip_upload_create(
+        project=project, user=user, name=SAMPLE.name, data=SAMPLE.read_bytes()
+    ).clip
+    pipeline.execute(run_id=clip.runs.get().pk)
+    return clip
+
+
+def _log_in(page: Any, base: str) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.fill("input[name=username]", "player")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{base}/")
+
+
+def test_the_player_draws_the_skeleton_and_frames_change(
+    live_server: Any, processed_clip: Any, browser: Any
+) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    _log_in(page, live_server.url)
+    started = time.perf_counter()
+    page.goto(f"{live_server.url}/clips/{processed_clip.pk}/")
+    page.wait_for_selector("#viewer[data-ready=true]", timeout=20_000)
+    assert time.perf_counter() - started < 20
+    status = page.locator("[data-viewer-status]").inner_text()
+    assert status == "20 joints (+ 5 end sites) · 182 frames at 60.00 fps", status
+    page.wait_for_timeout(200)
+    first = page.evaluate(CANVAS_PROBE)
+    assert first["width"] > 300 and first["blue"] > 200, first  # bones and joints drawn
+
+    page.locator("#viewer").focus()
+    for _ in range(30):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_timeout(200)
+    assert page.locator("[data-readout]").inner_text().startswith("frame 30 / 181")
+    later = page.evaluate(CANVAS_PROBE)
+    assert later["hash"] != first["hash"] and later["blue"] > 200
+
+    page.keyboard.press(" ")  # play
+    page.wait_for_timeout(500)
+    assert int(page.locator("#viewer").get_attribute("data-frame") or 0) > 30
+    page.keyboard.press("k")  # pause
+    assert page.locator("[data-play]").get_attribute("aria-pressed") == "false"
+    assert not errors, errors
