@@ -4,6 +4,8 @@
 // `data-viewer-url` on #viewer); the browser does no kinematics.
 
 import * as THREE from "three";
+import { panelData, summary } from "./viewer/analysis-data.js";
+import { CurvesPanel } from "./viewer/curves-panel.js";
 import { Playback, SPEEDS } from "./viewer/playback.js";
 import { SkeletonView } from "./viewer/skeleton-view.js";
 import { Stage } from "./viewer/stage.js";
@@ -19,8 +21,9 @@ const ui = {
   loop: root?.querySelector("[data-loop]"),
   presets: root ? [...root.querySelectorAll("[data-preset]")] : [],
   steps: root ? [...root.querySelectorAll("[data-step]")] : [],
+  curves: root?.querySelector("[data-curves]"),
 };
-const state = { stage: null, skeleton: null, playback: null, last: 0, hips: 0 };
+const state = { stage: null, skeleton: null, playback: null, panel: null, last: 0, hips: 0 };
 
 /** The joint whose position the follow camera tracks: the first root. */
 function rootJoint(parents) {
@@ -37,6 +40,7 @@ function showFrame() {
   ui.play.textContent = playback.playing ? "Pause" : "Play";
   ui.play.setAttribute("aria-pressed", String(playback.playing));
   root.dataset.frame = String(playback.frame);
+  state.panel?.update(playback.frame);
 }
 
 function bindControls(playback, stage) {
@@ -79,6 +83,44 @@ function keyboard(event, playback) {
   action();
 }
 
+/** The analysis at the controls' α, θ and measure (the server recomputes it in ms). */
+async function loadAnalysis(curves) {
+  const q = (selector) => curves.querySelector(selector);
+  const params = new URLSearchParams({
+    alpha: q("[data-alpha]").value,
+    theta: q("[data-theta]").value,
+    method: q("[data-method]").value,
+  });
+  q("[data-alpha-value]").textContent = Number(q("[data-alpha]").value).toFixed(2);
+  q("[data-theta-value]").textContent = `${q("[data-theta]").value}°`;
+  const response = await fetch(`${curves.dataset.analysisUrl}?${params}`, { credentials: "same-origin" });
+  const body = await response.json();
+  if (!response.ok) {
+    q("[data-summary]").textContent = body?.error?.message ?? `The server answered ${response.status}.`;
+    return;
+  }
+  state.panel.setData(panelData(body));
+  q("[data-summary]").textContent = summary(body);
+  curves.dataset.candidates = String(body.candidates.length);
+  curves.dataset.best = String(body.best ? body.best.frame : -1);
+}
+
+function initCurves(curves, playback) {
+  state.panel = new CurvesPanel(curves.querySelector("[data-plot]"), {
+    onSeek: (frame) => playback.seek(frame),
+  });
+  let timer = 0;
+  const reload = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => loadAnalysis(curves), 60);
+  };
+  for (const input of curves.querySelectorAll("[data-alpha], [data-theta], [data-method]")) {
+    input.addEventListener("input", reload);
+  }
+  window.addEventListener("resize", () => state.panel.resize());
+  return loadAnalysis(curves);
+}
+
 function animate(now) {
   const dt = state.last ? (now - state.last) / 1000 : 0;
   state.last = now;
@@ -108,6 +150,7 @@ async function init() {
   ui.status.textContent = `${arrays.joints - ends} joints (+ ${ends} end sites) · ${arrays.frames} frames at ${Number(arrays.fps).toFixed(2)} fps`;
   root.dataset.ready = "true";
   window.addEventListener("resize", () => state.stage.resize());
+  if (ui.curves) initCurves(ui.curves, state.playback).then(() => state.panel.update(state.playback.frame));
   requestAnimationFrame(animate);
 }
 

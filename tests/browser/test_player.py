@@ -122,3 +122,41 @@ def test_the_player_draws_the_skeleton_and_frames_change(
     page.keyboard.press("k")  # pause
     assert page.locator("[data-play]").get_attribute("aria-pressed") == "false"
     assert not errors, errors
+
+
+def _set_range(page: Any, selector: str, value: float) -> None:
+    page.eval_on_selector(
+        selector,
+        "(el, v) => { el.value = String(v);"
+        " el.dispatchEvent(new Event('input', {bubbles: true})); }",
+        value,
+    )
+
+
+def test_curves_show_candidates_and_the_alpha_slider_rescores_them(
+    live_server: Any, processed_clip: Any, browser: Any
+) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 1100})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    _log_in(page, live_server.url)
+    page.goto(f"{live_server.url}/clips/{processed_clip.pk}/")
+    page.wait_for_selector("[data-curves][data-candidates]", timeout=20_000)
+    before = int(page.locator("[data-curves]").get_attribute("data-candidates") or -1)
+    assert before > 0
+    assert page.locator("[data-summary]").inner_text().startswith("Best cut: frame ")
+    _set_range(page, "[data-alpha]", 0.9)
+    page.wait_for_function(
+        f"document.querySelector('[data-curves]').dataset.candidates !== '{before}'",
+        timeout=10_000,
+    )
+    after = int(page.locator("[data-curves]").get_attribute("data-candidates") or -1)
+    assert 0 <= after < before  # a higher α keeps fewer frames
+    assert page.locator("[data-alpha-value]").inner_text() == "0.90"
+    best = int(page.locator("[data-curves]").get_attribute("data-best") or -1)
+    box = page.locator("[data-plot] canvas").first.bounding_box()
+    assert box is not None and box["height"] > 200
+    page.locator("[data-plot] canvas").nth(1).click(position={"x": box["width"] / 2, "y": 40})
+    page.wait_for_timeout(200)
+    assert int(page.locator("#viewer").get_attribute("data-frame") or -1) > 0  # clicking seeks
+    assert best >= -1 and not errors, errors

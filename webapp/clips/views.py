@@ -17,6 +17,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from webapp.clips import presenters
@@ -124,6 +125,7 @@ def clip_detail(request: HttpRequest, clip_id: int) -> HttpResponse:
         "analysis": presenters.analysis_view(clip_analysis_stored(clip)),
         "viewer_url": presenters.viewer_url(clip, clip_downloads_ready(clip)),
         "camera_presets": ("front", "side", "top", "follow"),
+        "analysis_url": reverse("api:clip-analysis", args=[clip.pk]),
         "runs": run_list(user=user, project_id=clip.project_id).filter(clip=clip),
     }
     return render(request, "pages/clip.html", context)

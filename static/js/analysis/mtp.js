@@ -1,0 +1,469 @@
+// Momentum transition points (MTP) in the browser: a frame-for-frame port of
+// motioncore/mtp.py (seed 000 §3.1; the module docstring there explains the
+// four conditions and every deviation from the seed's listing).
+//
+// Conventions: F frames; `curve` is a Float64Array [F] momentum measure (speed m/s,
+// energy J/kg or |PCA| m/s; `minPeak` is in its units); velocities are flat
+// Float64Array [F*3] (x, y, z per frame, m/s, world frame, Y up); `fps` is Hz;
+// frame indices are Int32Array. Every floating-point operation is the one numpy
+// does, in the same order, so results match motioncore bit for bit except where a
+// libm function is involved (acos: angles may differ in the last ulp).
+// Inputs are never mutated. No dependencies: plain ES module for browser and node.
+
+/** Condition names, in the row order of `MTPResult.passed`. */
+export const CONDITIONS = Object.freeze(["retention", "direction", "deceleration", "non_extremum"]);
+export const REVERSAL_ADVICE = "insert a transition or use a longer blend";
+const DEG_PER_RAD = 180 / Math.PI; // numpy's rad2deg constant
+
+/**
+ * scipy.signal._peak_finding_utils._local_maxima_1d: one or more equal samples with a
+ * smaller sample on both sides; a plateau's peak is its middle, rounded down.
+ * The first and last samples are never maxima.
+ * @param {Float64Array} x [N]
+ * @returns {Int32Array} [K] midpoints, ascending
+ */
+export function localMaxima(x) {
+  const out = new Int32Array(x.length >> 1);
+  let m = 0;
+  const iMax = x.length - 1;
+  let i = 1;
+  while (i < iMax) {
+    if (x[i - 1] < x[i]) {
+      let ahead = i + 1;
+      while (ahead < iMax && x[ahead] === x[i]) ahead += 1;
+      if (x[ahead] < x[i]) {
+        out[m++] = (i + ahead - 1) >> 1;
+        i = ahead;
+      }
+    }
+    i += 1;
+  }
+  return out.slice(0, m);
+}
+
+/**
+ * Minimum of `x` from each sample back to (not including) the nearest strictly
+ * larger sample, or to the start: scipy's left base search, for every sample at
+ * once with a monotonic stack (O(N) instead of O(N·K)). `step` -1 scans from the end.
+ * @param {Float64Array} x [N]
+ * @param {1 | -1} step
+ * @returns {Float64Array} [N]
+ */
+function baseMinima(x, step) {
+  const n = x.length;
+  const out = new Float64Array(n);
+  const stack = new Int32Array(n);
+  const segMin = new Float64Array(n); // min over (entry below, entry]
+  let top = 0;
+  for (let k = 0, i = step > 0 ? 0 : n - 1; k < n; k += 1, i += step) {
+    let run = x[i];
+    while (top > 0 && x[stack[top - 1]] <= x[i]) {
+      top -= 1;
+      if (segMin[top] < run) run = segMin[top];
+    }
+    stack[top] = i;
+    segMin[top] = run;
+    top += 1;
+    out[i] = run;
+  }
+  return out;
+}
+
+/**
+ * scipy.signal.peak_prominences over the whole signal (wlen=None):
+ * `x[p] - max(left base minimum, right base minimum)`.
+ * @param {Float64Array} x [N], NaN-free
+ * @param {Int32Array} peakIdx [K] indices into x
+ * @returns {Float64Array} [K] prominences, units of x
+ */
+export function prominences(x, peakIdx) {
+  const left = baseMinima(x, 1);
+  const right = baseMinima(x, -1);
+  const out = new Float64Array(peakIdx.length);
+  for (let k = 0; k < peakIdx.length; k += 1) {
+    const p = peakIdx[k];
+    out[k] = x[p] - Math.max(left[p], right[p]);
+  }
+  return out;
+}
+
+/**
+ * `mtp.peaks`: the motion units' peaks, local maxima whose prominence is at least
+ * `prominenceRatio` × their height; the first and last frames may be peaks.
+ * @param {Float64Array} curve [F]
+ * @param {number} [prominenceRatio=0.1]
+ * @returns {Int32Array} [K] frames, ascending
+ */
+export function peaks(curve, prominenceRatio = 0.1) {
+  const n = curve.length;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = 0; i < n; i += 1) {
+    if (curve[i] < lo) lo = curve[i];
+    if (curve[i] > hi) hi = curve[i];
+  }
+  const padded = new Float64Array(n + 2);
+  padded.fill(lo - (hi - lo + 1.0));
+  padded.set(curve, 1);
+  const idx = localMaxima(padded);
+  const prom = prominences(padded, idx);
+  const kept = [];
+  for (let k = 0; k < idx.length; k += 1) {
+    if (prom[k] >= prominenceRatio * Math.abs(padded[idx[k]])) kept.push(idx[k] - 1);
+  }
+  return Int32Array.from(kept);
+}
+
+/**
+ * `np.gradient(curve) * fps`: central differences inside, one-sided at both ends.
+ * @param {Float64Array} curve [F], F ≥ 2
+ * @param {number} fps Hz
+ * @returns {Float64Array} [F] curve units per second
+ */
+export function slopePerS(curve, fps) {
+  const n = curve.length;
+  const out = new Float64Array(n);
+  out[0] = (curve[1] - curve[0]) * fps;
+  for (let i = 1; i < n - 1; i += 1) out[i] = ((curve[i + 1] - curve[i - 1]) / 2.0) * fps;
+  out[n - 1] = (curve[n - 1] - curve[n - 2]) * fps;
+  return out;
+}
+
+/**
+ * `_unit_peak_frame`: each frame's motion-unit peak if the frame is at or after it,
+ * else -1. Units split at the first lowest frame between consecutive peaks; the
+ * valley frame starts the next unit (and is -1, before that unit's peak).
+ * @param {Float64Array} curve [F]
+ * @param {Int32Array} unitPeaks [K] ascending
+ * @returns {Int32Array} [F]
+ */
+export function unitPeakFrame(curve, unitPeaks) {
+  const n = curve.length;
+  const marks = new Int32Array(n).fill(-1);
+  for (const p of unitPeaks) marks[p] = p;
+  for (let k = 0; k + 1 < unitPeaks.length; k += 1) marks[firstMin(curve, unitPeaks[k], unitPeaks[k + 1] + 1)] = -2;
+  const out = new Int32Array(n);
+  let latest = -1;
+  let ended = false;
+  for (let f = 0; f < n; f += 1) {
+    if (marks[f] === -2) ended = true;
+    else if (marks[f] !== -1) {
+      latest = Math.max(latest, marks[f]);
+      ended = false;
+    }
+    out[f] = ended ? -1 : latest;
+  }
+  return out;
+}
+
+/**
+ * First index of the minimum of `x[from:to)` (np.argmin + from).
+ * @param {Float64Array} x
+ * @param {number} from
+ * @param {number} to exclusive, > from
+ */
+export function firstMin(x, from, to) {
+  let at = from;
+  for (let i = from + 1; i < to; i += 1) if (x[i] < x[at]) at = i;
+  return at;
+}
+
+/**
+ * `_extremum_distance`: frames to the nearest local extremum (ends and flats count:
+ * frame i inside is one when `(c[i]-c[i-1]) * (c[i+1]-c[i]) <= 0`).
+ * @param {Float64Array} curve [F]
+ * @returns {Int32Array} [F]
+ */
+export function extremumDistance(curve) {
+  const n = curve.length;
+  const isExt = (i) => i === 0 || i === n - 1 || (curve[i] - curve[i - 1]) * (curve[i + 1] - curve[i]) <= 0.0;
+  const out = new Int32Array(n);
+  let last = 0;
+  for (let i = 0; i < n; i += 1) {
+    if (isExt(i)) last = i;
+    out[i] = i - last;
+  }
+  let next = n - 1;
+  for (let i = n - 1; i >= 0; i -= 1) {
+    if (isExt(i)) next = i;
+    if (next - i < out[i]) out[i] = next - i;
+  }
+  return out;
+}
+
+/**
+ * `_angles_deg`: angle between each velocity and the next clip's velocity, degrees;
+ * NaN where either is zero.
+ * @param {Float64Array} velocity [F*3] m/s
+ * @param {ArrayLike<number>} nextVelocity [3] or [F*3] m/s
+ * @returns {Float64Array} [F] degrees in [0, 180]
+ */
+export function anglesDeg(velocity, nextVelocity) {
+  const n = velocity.length / 3;
+  const stride = nextVelocity.length === 3 ? 0 : 3;
+  const out = new Float64Array(n);
+  for (let f = 0, j = 0; f < n; f += 1, j += stride) {
+    const [a0, a1, a2] = [velocity[3 * f], velocity[3 * f + 1], velocity[3 * f + 2]];
+    const [b0, b1, b2] = [nextVelocity[j], nextVelocity[j + 1], nextVelocity[j + 2]];
+    const norms = Math.sqrt(a0 * a0 + a1 * a1 + a2 * a2) * Math.sqrt(b0 * b0 + b1 * b1 + b2 * b2);
+    const cos = (a0 * b0 + a1 * b1 + a2 * b2) / (norms > 0.0 ? norms : NaN);
+    out[f] = Math.acos(Math.min(Math.max(cos, -1.0), 1.0)) * DEG_PER_RAD;
+  }
+  return out;
+}
+
+/**
+ * Python's `format(x, ".3g")` (three significant digits, exact ties to even,
+ * scientific below 1e-4 or from 1e3 with a two-digit exponent, trailing zeros dropped).
+ * @param {number} x
+ * @returns {string}
+ */
+export function formatG3(x) {
+  if (Number.isNaN(x)) return "nan";
+  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
+  const sign = x < 0 || Object.is(x, -0) ? "-" : "";
+  if (x === 0) return `${sign}0`;
+  const [mant, expText] = Math.abs(x).toExponential(100).split("e");
+  const digits = mant.replace(".", "");
+  let exp = Number(expText);
+  let head = Number(digits.slice(0, 3));
+  const rest = digits.slice(3);
+  const tie = rest[0] === "5" && /^50*$/.test(rest);
+  if (rest[0] > "5" || (rest[0] === "5" && !tie) || (tie && head % 2 === 1)) head += 1;
+  if (head === 1000) [head, exp] = [100, exp + 1];
+  const ds = String(head);
+  const trim = (whole, frac) => {
+    const f = frac.replace(/0+$/, "");
+    return f ? `${whole}.${f}` : whole;
+  };
+  if (exp >= -4 && exp < 3) {
+    const body = exp >= 0 ? trim(ds.slice(0, exp + 1), ds.slice(exp + 1)) : trim("0", "0".repeat(-exp - 1) + ds);
+    return sign + body;
+  }
+  const e = `${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
+  return `${sign}${trim(ds[0], ds.slice(1))}e${e}`;
+}
+
+/**
+ * `_no_candidate_reason`: the first condition that leaves no frame, as a sentence.
+ * @param {Uint8Array[]} passed 4 rows [F] of 0/1, in CONDITIONS order
+ * @param {Float64Array} curve [F]
+ * @param {number} minPeak curve units
+ * @returns {string | null}
+ */
+export function noCandidateReason(passed, curve, minPeak) {
+  let max = -Infinity;
+  for (let f = 0; f < curve.length; f += 1) if (curve[f] > max || Number.isNaN(curve[f])) max = curve[f];
+  if (max < minPeak) {
+    return (
+      "no reliable candidate: the motion never builds momentum " +
+      `(peak ${formatG3(max)} below min_peak ${formatG3(minPeak)})`
+    );
+  }
+  const steps = [
+    [2, "the curve never decelerates"],
+    [0, "no decelerating frame keeps alpha of its motion unit's peak"],
+    [3, "the only such frames are local extrema of the curve"],
+    [1, "every such frame points more than theta_max from the next clip's velocity"],
+  ];
+  const alive = new Uint8Array(curve.length).fill(1);
+  for (const [row, text] of steps) {
+    let any = false;
+    for (let f = 0; f < curve.length; f += 1) {
+      alive[f] &= passed[row][f];
+      any ||= alive[f] === 1;
+    }
+    if (!any) return `no reliable candidate: ${text}`;
+  }
+  return null;
+}
+
+/**
+ * One MTP candidate, as motioncore's `Candidate.as_dict()`.
+ * @typedef {{frame: number, time_s: number, value: number, peak_frame: number,
+ *   breakdown: Object<string, Object<string, (number|boolean|null)>>}} Candidate
+ */
+
+/** Per-frame MTP test of one clip: motioncore's `MTPResult` (same fields, camelCase). */
+export class MTPResult {
+  /** @param {Object} fields see `detect`; arrays are [F] (passed: 4 rows of [F]) */
+  constructor(fields) {
+    /** @type {number} */ this.fps = fields.fps;
+    /** @type {number} */ this.alpha = fields.alpha;
+    /** @type {number} */ this.thetaMaxDeg = fields.thetaMaxDeg;
+    /** @type {boolean} */ this.directionChecked = fields.directionChecked;
+    /** @type {number} curve units/s */ this.minDecelPerS = fields.minDecelPerS;
+    /** @type {number} seconds */ this.extremumGuardS = fields.extremumGuardS;
+    /** @type {Float64Array} [F] */ this.curve = fields.curve;
+    /** @type {Int32Array} [F] unit peak at or before each frame, -1 before it */ this.peakFrame = fields.peakFrame;
+    /** @type {Float64Array} [F] curve / unit peak (NaN before the first peak) */ this.retention = fields.retention;
+    /** @type {Float64Array} [F] degrees (NaN skipped or zero velocity) */ this.angleDeg = fields.angleDeg;
+    /** @type {Float64Array} [F] curve units/s */ this.slopePerS = fields.slopePerS;
+    /** @type {Float64Array} [F] seconds */ this.extremumDistanceS = fields.extremumDistanceS;
+    /** @type {Uint8Array[]} 4 rows [F] of 0/1, CONDITIONS order */ this.passed = fields.passed;
+    /** @type {Int32Array} [K] candidates, highest curve first, ties earliest */ this.order = fields.order;
+    /** @type {number} the chosen cut, -1 when unreliable */ this.bestFrame = fields.bestFrame;
+    /** @type {string | null} */ this.reason = fields.reason;
+    /** @type {string | null} */ this.recommendation = fields.recommendation;
+  }
+
+  /**
+   * Pass/fail, value, threshold and margin (≥ 0 passes) of each condition at `frame`;
+   * `null` where a value does not exist; plus `retention.peak_frame`, `direction.skipped`.
+   * @param {number} frame
+   */
+  breakdown(frame) {
+    const values = [this.retention, this.angleDeg, this.slopePerS, this.extremumDistanceS];
+    const limits = [this.alpha, this.thetaMaxDeg, -this.minDecelPerS, this.extremumGuardS];
+    const signs = [1, -1, -1, 1];
+    /** @type {Object<string, Object<string, (number|boolean|null)>>} */
+    const out = {};
+    CONDITIONS.forEach((name, row) => {
+      const value = values[row][frame];
+      const missing = Number.isNaN(value);
+      out[name] = {
+        passed: this.passed[row][frame] === 1,
+        value: missing ? null : value,
+        threshold: limits[row],
+        margin: missing ? null : signs[row] * (value - limits[row]),
+      };
+    });
+    out.retention.peak_frame = this.peakFrame[frame];
+    out.direction.skipped = !this.directionChecked;
+    return out;
+  }
+
+  /** @param {number} frame @returns {Candidate} */
+  candidate(frame) {
+    return {
+      frame,
+      time_s: frame / this.fps,
+      value: this.curve[frame],
+      peak_frame: this.peakFrame[frame],
+      breakdown: this.breakdown(frame),
+    };
+  }
+
+  /** @returns {Candidate[]} every candidate, in `order` (builds K breakdowns) */
+  candidates() {
+    return Array.from(this.order, (f) => this.candidate(f));
+  }
+
+  /** @returns {Candidate | null} the chosen cut */
+  get best() {
+    return this.bestFrame < 0 ? null : this.candidate(this.bestFrame);
+  }
+
+  /** @returns {Object<string, number>} frames passing each condition */
+  framesPassing() {
+    const out = {};
+    CONDITIONS.forEach((name, row) => {
+      out[name] = this.passed[row].reduce((a, b) => a + b, 0);
+    });
+    return out;
+  }
+
+  /** motioncore's `MTPResult.as_dict()` (snake_case keys, the server's JSON). */
+  asDict() {
+    return {
+      fps: this.fps,
+      alpha: this.alpha,
+      theta_max_deg: this.thetaMaxDeg,
+      direction_checked: this.directionChecked,
+      frames_passing: this.framesPassing(),
+      candidates: this.candidates(),
+      best: this.best,
+      reason: this.reason,
+      recommendation: this.recommendation,
+    };
+  }
+}
+
+/**
+ * `mtp.detect`: test every frame against the four MTP conditions (seed 000 §3.1).
+ * @param {ArrayLike<number>} curve [F] momentum measure, F ≥ 3, non-negative
+ * @param {ArrayLike<number>} velocity [F*3] m/s, world frame (direction of motion)
+ * @param {number} fps Hz
+ * @param {Object} [options]
+ * @param {number} [options.alpha=0.6] retention against the unit's peak (0.5–0.7)
+ * @param {number} [options.thetaMaxDeg=75] largest angle to the next velocity, degrees
+ * @param {ArrayLike<number> | null} [options.nextVelocity=null] [3] or [F*3] m/s; null skips (2)
+ * @param {number} [options.minPeak=0.1] curve units; weaker units have no candidates
+ * @param {number} [options.minDecelPerS=0] the curve must fall faster, curve units/s
+ * @param {number} [options.extremumGuardS=0] seconds kept away from local extrema
+ * @param {number} [options.peakProminenceRatio=0.1]
+ * @param {number} [options.reversalDeg=150] degrees; all valid frames this far → advice
+ * @returns {MTPResult}
+ * @throws {RangeError} mismatched lengths, fewer than 3 frames or fps ≤ 0
+ */
+export function detect(curve, velocity, fps, options = {}) {
+  const {
+    alpha = 0.6, thetaMaxDeg = 75.0, nextVelocity = null, minPeak = 0.1, minDecelPerS = 0.0,
+    extremumGuardS = 0.0, peakProminenceRatio = 0.1, reversalDeg = 150.0,
+  } = options;
+  const c = Float64Array.from(curve);
+  const v = velocity instanceof Float64Array ? velocity : Float64Array.from(velocity);
+  const n = c.length;
+  if (n < 3 || v.length !== 3 * n || !(fps > 0)) {
+    throw new RangeError(`need curve [F>=3], velocity [F*3] and fps > 0; got ${n}, ${v.length}, ${fps}`);
+  }
+  if (nextVelocity !== null && nextVelocity.length !== 3 && nextVelocity.length !== 3 * n) {
+    throw new RangeError(`next_velocity must be [3] or [F*3]; got ${nextVelocity.length}`);
+  }
+  const peakFrame = unitPeakFrame(c, peaks(c, peakProminenceRatio));
+  const angle = nextVelocity === null ? new Float64Array(n).fill(NaN) : anglesDeg(v, nextVelocity);
+  const slope = slopePerS(c, fps);
+  const dist = extremumDistance(c);
+  const retention = new Float64Array(n);
+  const distS = new Float64Array(n);
+  const passed = [0, 1, 2, 3].map(() => new Uint8Array(n));
+  const cand = [];
+  for (let f = 0; f < n; f += 1) {
+    const ref = peakFrame[f] >= 0 ? c[peakFrame[f]] : NaN;
+    retention[f] = c[f] / ref;
+    distS[f] = dist[f] / fps;
+    passed[0][f] = retention[f] >= alpha && f > peakFrame[f] && ref >= minPeak ? 1 : 0;
+    passed[1][f] = nextVelocity === null || angle[f] <= thetaMaxDeg ? 1 : 0;
+    passed[2][f] = slope[f] < -minDecelPerS ? 1 : 0;
+    passed[3][f] = distS[f] > 0.0 && distS[f] >= extremumGuardS ? 1 : 0;
+    if (passed[0][f] & passed[1][f] & passed[2][f] & passed[3][f]) cand.push(f);
+  }
+  const order = Int32Array.from(cand).sort((a, b) => (c[a] !== c[b] ? (c[a] > c[b] ? -1 : 1) : a - b));
+  const reason = noCandidateReason(passed, c, minPeak);
+  return new MTPResult({
+    fps, alpha, thetaMaxDeg, directionChecked: nextVelocity !== null, minDecelPerS, extremumGuardS,
+    curve: c, peakFrame, retention, angleDeg: angle, slopePerS: slope, extremumDistanceS: distS, passed, order,
+    bestFrame: reason === null ? strongestLast(c, peakFrame, cand) : -1,
+    reason,
+    recommendation: isReversal(passed, angle, reversalDeg) ? REVERSAL_ADVICE : null,
+  });
+}
+
+/**
+ * The last of `frames` in the motion unit whose peak is highest among theirs (the
+ * first such unit in `frames`' order on ties).
+ * @param {Float64Array} curve [F]
+ * @param {Int32Array} peakFrame [F]
+ * @param {ArrayLike<number>} frames [K ≥ 1] candidate frames
+ * @returns {number}
+ */
+export function strongestLast(curve, peakFrame, frames) {
+  let strongest = peakFrame[frames[0]];
+  for (const f of frames) if (curve[peakFrame[f]] > curve[strongest]) strongest = peakFrame[f];
+  let last = -1;
+  for (const f of frames) if (peakFrame[f] === strongest && f > last) last = f;
+  return last;
+}
+
+/** Whether every otherwise-valid frame (else every retaining frame) is ≥ reversalDeg off. */
+function isReversal(passed, angle, reversalDeg) {
+  const n = angle.length;
+  let anyValid = false;
+  for (let f = 0; f < n && !anyValid; f += 1) anyValid = (passed[0][f] & passed[2][f] & passed[3][f]) === 1;
+  let min = Infinity;
+  for (let f = 0; f < n; f += 1) {
+    const inPool = anyValid ? passed[0][f] & passed[2][f] & passed[3][f] : passed[0][f];
+    if (inPool && Number.isFinite(angle[f]) && angle[f] < min) min = angle[f];
+  }
+  return min !== Infinity && min >= reversalDeg;
+}
