@@ -4,6 +4,7 @@
 // `data-viewer-url` on #viewer); the browser does no kinematics.
 
 import * as THREE from "three";
+import { rescore } from "./analysis/rescore.js";
 import { panelData, summary } from "./viewer/analysis-data.js";
 import { CurvesPanel } from "./viewer/curves-panel.js";
 import { Playback, SPEEDS } from "./viewer/playback.js";
@@ -83,42 +84,66 @@ function keyboard(event, playback) {
   action();
 }
 
-/** The analysis at the controls' α, θ and measure (the server recomputes it in ms). */
-async function loadAnalysis(curves) {
+/** The controls' α, θ and measure. */
+function parameters(curves) {
   const q = (selector) => curves.querySelector(selector);
-  const params = new URLSearchParams({
-    alpha: q("[data-alpha]").value,
-    theta: q("[data-theta]").value,
-    method: q("[data-method]").value,
-  });
-  q("[data-alpha-value]").textContent = Number(q("[data-alpha]").value).toFixed(2);
-  q("[data-theta-value]").textContent = `${q("[data-theta]").value}°`;
-  const response = await fetch(`${curves.dataset.analysisUrl}?${params}`, { credentials: "same-origin" });
-  const body = await response.json();
-  if (!response.ok) {
-    q("[data-summary]").textContent = body?.error?.message ?? `The server answered ${response.status}.`;
-    return;
-  }
+  const alpha = Number(q("[data-alpha]").value);
+  const theta = Number(q("[data-theta]").value);
+  q("[data-alpha-value]").textContent = alpha.toFixed(2);
+  q("[data-theta-value]").textContent = `${theta}°`;
+  return { alpha, thetaMaxDeg: theta, method: q("[data-method]").value };
+}
+
+/** Show an analysis body (the server's, or the browser's re-scoring in the same keys). */
+function show(curves, body) {
   state.panel.setData(panelData(body));
-  q("[data-summary]").textContent = summary(body);
+  curves.querySelector("[data-summary]").textContent = summary(body);
   curves.dataset.candidates = String(body.candidates.length);
   curves.dataset.best = String(body.best ? body.best.frame : -1);
 }
 
-function initCurves(curves, playback) {
+/** Re-score in the browser (static/js/analysis, the same algorithm as motioncore). */
+function rescoreHere(curves, server) {
+  const started = performance.now();
+  const result = rescore({
+    curves: server.curves,
+    fps: server.fps,
+    ...parameters(curves),
+    nextLocalVelocity: server.parameters.next_velocity_local_m_per_s,
+    periodic: Boolean(server.gait?.periodic),
+  });
+  show(curves, {
+    ...server,
+    parameters: result.parameters,
+    phases: { runs: result.labels.asDict().runs },
+    candidates: result.candidates,
+    best: result.best,
+    reason: result.reason,
+    recommendation: result.recommendation,
+    cuts: result.cuts,
+  });
+  curves.dataset.rescoreMs = (performance.now() - started).toFixed(2);
+}
+
+/** The server's analysis at the initial parameters; then every change is re-scored here. */
+async function initCurves(curves, playback) {
   state.panel = new CurvesPanel(curves.querySelector("[data-plot]"), {
     onSeek: (frame) => playback.seek(frame),
   });
-  let timer = 0;
-  const reload = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => loadAnalysis(curves), 60);
-  };
-  for (const input of curves.querySelectorAll("[data-alpha], [data-theta], [data-method]")) {
-    input.addEventListener("input", reload);
-  }
   window.addEventListener("resize", () => state.panel.resize());
-  return loadAnalysis(curves);
+  const { alpha, thetaMaxDeg, method } = parameters(curves);
+  const query = new URLSearchParams({ alpha, theta: thetaMaxDeg, method });
+  const response = await fetch(`${curves.dataset.analysisUrl}?${query}`, { credentials: "same-origin" });
+  const server = await response.json();
+  if (!response.ok) {
+    curves.querySelector("[data-summary]").textContent =
+      server?.error?.message ?? `The server answered ${response.status}.`;
+    return;
+  }
+  show(curves, server);
+  for (const input of curves.querySelectorAll("[data-alpha], [data-theta], [data-method]")) {
+    input.addEventListener("input", () => rescoreHere(curves, server));
+  }
 }
 
 function animate(now) {

@@ -152,6 +152,8 @@ def test_curves_show_candidates_and_the_alpha_slider_rescores_them(
     )
     after = int(page.locator("[data-curves]").get_attribute("data-candidates") or -1)
     assert 0 <= after < before  # a higher α keeps fewer frames
+    rescore_ms = float(page.locator("[data-curves]").get_attribute("data-rescore-ms") or "nan")
+    assert rescore_ms == rescore_ms  # re-scored in the browser (no server round trip)
     assert page.locator("[data-alpha-value]").inner_text() == "0.90"
     best = int(page.locator("[data-curves]").get_attribute("data-best") or -1)
     box = page.locator("[data-plot] canvas").first.bounding_box()

@@ -10,109 +10,12 @@
 // libm function is involved (acos: angles may differ in the last ulp).
 // Inputs are never mutated. No dependencies: plain ES module for browser and node.
 
+import { peaks } from "./peaks.js";
+
 /** Condition names, in the row order of `MTPResult.passed`. */
 export const CONDITIONS = Object.freeze(["retention", "direction", "deceleration", "non_extremum"]);
 export const REVERSAL_ADVICE = "insert a transition or use a longer blend";
 const DEG_PER_RAD = 180 / Math.PI; // numpy's rad2deg constant
-
-/**
- * scipy.signal._peak_finding_utils._local_maxima_1d: one or more equal samples with a
- * smaller sample on both sides; a plateau's peak is its middle, rounded down.
- * The first and last samples are never maxima.
- * @param {Float64Array} x [N]
- * @returns {Int32Array} [K] midpoints, ascending
- */
-export function localMaxima(x) {
-  const out = new Int32Array(x.length >> 1);
-  let m = 0;
-  const iMax = x.length - 1;
-  let i = 1;
-  while (i < iMax) {
-    if (x[i - 1] < x[i]) {
-      let ahead = i + 1;
-      while (ahead < iMax && x[ahead] === x[i]) ahead += 1;
-      if (x[ahead] < x[i]) {
-        out[m++] = (i + ahead - 1) >> 1;
-        i = ahead;
-      }
-    }
-    i += 1;
-  }
-  return out.slice(0, m);
-}
-
-/**
- * Minimum of `x` from each sample back to (not including) the nearest strictly
- * larger sample, or to the start: scipy's left base search, for every sample at
- * once with a monotonic stack (O(N) instead of O(N·K)). `step` -1 scans from the end.
- * @param {Float64Array} x [N]
- * @param {1 | -1} step
- * @returns {Float64Array} [N]
- */
-function baseMinima(x, step) {
-  const n = x.length;
-  const out = new Float64Array(n);
-  const stack = new Int32Array(n);
-  const segMin = new Float64Array(n); // min over (entry below, entry]
-  let top = 0;
-  for (let k = 0, i = step > 0 ? 0 : n - 1; k < n; k += 1, i += step) {
-    let run = x[i];
-    while (top > 0 && x[stack[top - 1]] <= x[i]) {
-      top -= 1;
-      if (segMin[top] < run) run = segMin[top];
-    }
-    stack[top] = i;
-    segMin[top] = run;
-    top += 1;
-    out[i] = run;
-  }
-  return out;
-}
-
-/**
- * scipy.signal.peak_prominences over the whole signal (wlen=None):
- * `x[p] - max(left base minimum, right base minimum)`.
- * @param {Float64Array} x [N], NaN-free
- * @param {Int32Array} peakIdx [K] indices into x
- * @returns {Float64Array} [K] prominences, units of x
- */
-export function prominences(x, peakIdx) {
-  const left = baseMinima(x, 1);
-  const right = baseMinima(x, -1);
-  const out = new Float64Array(peakIdx.length);
-  for (let k = 0; k < peakIdx.length; k += 1) {
-    const p = peakIdx[k];
-    out[k] = x[p] - Math.max(left[p], right[p]);
-  }
-  return out;
-}
-
-/**
- * `mtp.peaks`: the motion units' peaks, local maxima whose prominence is at least
- * `prominenceRatio` × their height; the first and last frames may be peaks.
- * @param {Float64Array} curve [F]
- * @param {number} [prominenceRatio=0.1]
- * @returns {Int32Array} [K] frames, ascending
- */
-export function peaks(curve, prominenceRatio = 0.1) {
-  const n = curve.length;
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (let i = 0; i < n; i += 1) {
-    if (curve[i] < lo) lo = curve[i];
-    if (curve[i] > hi) hi = curve[i];
-  }
-  const padded = new Float64Array(n + 2);
-  padded.fill(lo - (hi - lo + 1.0));
-  padded.set(curve, 1);
-  const idx = localMaxima(padded);
-  const prom = prominences(padded, idx);
-  const kept = [];
-  for (let k = 0; k < idx.length; k += 1) {
-    if (prom[k] >= prominenceRatio * Math.abs(padded[idx[k]])) kept.push(idx[k] - 1);
-  }
-  return Int32Array.from(kept);
-}
 
 /**
  * `np.gradient(curve) * fps`: central differences inside, one-sided at both ends.
@@ -141,7 +44,9 @@ export function unitPeakFrame(curve, unitPeaks) {
   const n = curve.length;
   const marks = new Int32Array(n).fill(-1);
   for (const p of unitPeaks) marks[p] = p;
-  for (let k = 0; k + 1 < unitPeaks.length; k += 1) marks[firstMin(curve, unitPeaks[k], unitPeaks[k + 1] + 1)] = -2;
+  for (let k = 0; k + 1 < unitPeaks.length; k += 1) {
+    marks[firstMin(curve, unitPeaks[k], unitPeaks[k + 1] + 1)] = -2; // the valley
+  }
   const out = new Int32Array(n);
   let latest = -1;
   let ended = false;
@@ -176,7 +81,8 @@ export function firstMin(x, from, to) {
  */
 export function extremumDistance(curve) {
   const n = curve.length;
-  const isExt = (i) => i === 0 || i === n - 1 || (curve[i] - curve[i - 1]) * (curve[i + 1] - curve[i]) <= 0.0;
+  const isExt = (i) =>
+    i === 0 || i === n - 1 || (curve[i] - curve[i - 1]) * (curve[i + 1] - curve[i]) <= 0.0;
   const out = new Int32Array(n);
   let last = 0;
   for (let i = 0; i < n; i += 1) {
@@ -237,8 +143,8 @@ export function formatG3(x) {
     return f ? `${whole}.${f}` : whole;
   };
   if (exp >= -4 && exp < 3) {
-    const body = exp >= 0 ? trim(ds.slice(0, exp + 1), ds.slice(exp + 1)) : trim("0", "0".repeat(-exp - 1) + ds);
-    return sign + body;
+    if (exp < 0) return sign + trim("0", "0".repeat(-exp - 1) + ds);
+    return sign + trim(ds.slice(0, exp + 1), ds.slice(exp + 1));
   }
   const e = `${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
   return `${sign}${trim(ds[0], ds.slice(1))}e${e}`;
@@ -253,7 +159,7 @@ export function formatG3(x) {
  */
 export function noCandidateReason(passed, curve, minPeak) {
   let max = -Infinity;
-  for (let f = 0; f < curve.length; f += 1) if (curve[f] > max || Number.isNaN(curve[f])) max = curve[f];
+  for (const x of curve) if (x > max || Number.isNaN(x)) max = x; // numpy's max keeps NaN
   if (max < minPeak) {
     return (
       "no reliable candidate: the motion never builds momentum " +
@@ -284,27 +190,33 @@ export function noCandidateReason(passed, curve, minPeak) {
  *   breakdown: Object<string, Object<string, (number|boolean|null)>>}} Candidate
  */
 
-/** Per-frame MTP test of one clip: motioncore's `MTPResult` (same fields, camelCase). */
+/**
+ * The fields of `MTPResult` (motioncore's, camelCase). Arrays are per frame, [F].
+ * @typedef {Object} MTPFields
+ * @property {number} fps Hz
+ * @property {number} alpha retention threshold used
+ * @property {number} thetaMaxDeg direction threshold used, degrees
+ * @property {boolean} directionChecked whether condition (2) was tested
+ * @property {number} minDecelPerS curve units/s
+ * @property {number} extremumGuardS seconds
+ * @property {Float64Array} curve [F] the momentum measure (a copy)
+ * @property {Int32Array} peakFrame [F] the unit's peak at or before each frame, -1 before it
+ * @property {Float64Array} retention [F] curve / the unit's peak (NaN before the first peak)
+ * @property {Float64Array} angleDeg [F] degrees to the next velocity (NaN: skipped, zero)
+ * @property {Float64Array} slopePerS [F] curve units/s
+ * @property {Float64Array} extremumDistanceS [F] seconds to the nearest local extremum
+ * @property {Uint8Array[]} passed 4 rows [F] of 0/1, in CONDITIONS order
+ * @property {Int32Array} order [K] candidates, highest curve first (ties: earliest)
+ * @property {number} bestFrame the chosen cut, -1 when there is no reliable candidate
+ * @property {string | null} reason why there is no reliable candidate
+ * @property {string | null} recommendation advice for a near-reversal
+ */
+
+/** Per-frame MTP test of one clip: motioncore's `MTPResult`. */
 export class MTPResult {
-  /** @param {Object} fields see `detect`; arrays are [F] (passed: 4 rows of [F]) */
+  /** @param {MTPFields} fields */
   constructor(fields) {
-    /** @type {number} */ this.fps = fields.fps;
-    /** @type {number} */ this.alpha = fields.alpha;
-    /** @type {number} */ this.thetaMaxDeg = fields.thetaMaxDeg;
-    /** @type {boolean} */ this.directionChecked = fields.directionChecked;
-    /** @type {number} curve units/s */ this.minDecelPerS = fields.minDecelPerS;
-    /** @type {number} seconds */ this.extremumGuardS = fields.extremumGuardS;
-    /** @type {Float64Array} [F] */ this.curve = fields.curve;
-    /** @type {Int32Array} [F] unit peak at or before each frame, -1 before it */ this.peakFrame = fields.peakFrame;
-    /** @type {Float64Array} [F] curve / unit peak (NaN before the first peak) */ this.retention = fields.retention;
-    /** @type {Float64Array} [F] degrees (NaN skipped or zero velocity) */ this.angleDeg = fields.angleDeg;
-    /** @type {Float64Array} [F] curve units/s */ this.slopePerS = fields.slopePerS;
-    /** @type {Float64Array} [F] seconds */ this.extremumDistanceS = fields.extremumDistanceS;
-    /** @type {Uint8Array[]} 4 rows [F] of 0/1, CONDITIONS order */ this.passed = fields.passed;
-    /** @type {Int32Array} [K] candidates, highest curve first, ties earliest */ this.order = fields.order;
-    /** @type {number} the chosen cut, -1 when unreliable */ this.bestFrame = fields.bestFrame;
-    /** @type {string | null} */ this.reason = fields.reason;
-    /** @type {string | null} */ this.recommendation = fields.recommendation;
+    Object.assign(this, fields);
   }
 
   /**
@@ -405,7 +317,9 @@ export function detect(curve, velocity, fps, options = {}) {
   const v = velocity instanceof Float64Array ? velocity : Float64Array.from(velocity);
   const n = c.length;
   if (n < 3 || v.length !== 3 * n || !(fps > 0)) {
-    throw new RangeError(`need curve [F>=3], velocity [F*3] and fps > 0; got ${n}, ${v.length}, ${fps}`);
+    throw new RangeError(
+      `need curve [F>=3], velocity [F*3] and fps > 0; got ${n}, ${v.length}, ${fps}`,
+    );
   }
   if (nextVelocity !== null && nextVelocity.length !== 3 && nextVelocity.length !== 3 * n) {
     throw new RangeError(`next_velocity must be [3] or [F*3]; got ${nextVelocity.length}`);
@@ -428,11 +342,13 @@ export function detect(curve, velocity, fps, options = {}) {
     passed[3][f] = distS[f] > 0.0 && distS[f] >= extremumGuardS ? 1 : 0;
     if (passed[0][f] & passed[1][f] & passed[2][f] & passed[3][f]) cand.push(f);
   }
-  const order = Int32Array.from(cand).sort((a, b) => (c[a] !== c[b] ? (c[a] > c[b] ? -1 : 1) : a - b));
+  const byMomentum = (a, b) => (c[a] !== c[b] ? (c[a] > c[b] ? -1 : 1) : a - b);
+  const order = Int32Array.from(cand).sort(byMomentum);
   const reason = noCandidateReason(passed, c, minPeak);
   return new MTPResult({
     fps, alpha, thetaMaxDeg, directionChecked: nextVelocity !== null, minDecelPerS, extremumGuardS,
-    curve: c, peakFrame, retention, angleDeg: angle, slopePerS: slope, extremumDistanceS: distS, passed, order,
+    curve: c, peakFrame, retention, angleDeg: angle, slopePerS: slope, extremumDistanceS: distS,
+    passed, order,
     bestFrame: reason === null ? strongestLast(c, peakFrame, cand) : -1,
     reason,
     recommendation: isReversal(passed, angle, reversalDeg) ? REVERSAL_ADVICE : null,
@@ -459,10 +375,11 @@ export function strongestLast(curve, peakFrame, frames) {
 function isReversal(passed, angle, reversalDeg) {
   const n = angle.length;
   let anyValid = false;
-  for (let f = 0; f < n && !anyValid; f += 1) anyValid = (passed[0][f] & passed[2][f] & passed[3][f]) === 1;
+  const valid = (f) => (passed[0][f] & passed[2][f] & passed[3][f]) === 1;
+  for (let f = 0; f < n && !anyValid; f += 1) anyValid = valid(f);
   let min = Infinity;
   for (let f = 0; f < n; f += 1) {
-    const inPool = anyValid ? passed[0][f] & passed[2][f] & passed[3][f] : passed[0][f];
+    const inPool = anyValid ? valid(f) : passed[0][f] === 1;
     if (inPool && Number.isFinite(angle[f]) && angle[f] < min) min = angle[f];
   }
   return min !== Infinity && min >= reversalDeg;

@@ -7,7 +7,8 @@
 // unit bounds Int32Array [K], a unit being frames [start, stop) with its peak inside.
 // Same floating-point operations as numpy, so codes match motioncore exactly.
 
-import { firstMin, peaks as mtpPeaks, slopePerS } from "./mtp.js";
+import { firstMin, slopePerS } from "./mtp.js";
+import { peaks as mtpPeaks } from "./peaks.js";
 
 /** Phase names; `PhaseLabels.codes` holds their indices (0-3). */
 export const PHASES = Object.freeze(["start", "steady", "transition", "ending"]);
@@ -18,8 +19,12 @@ export const PHASES = Object.freeze(["start", "steady", "transition", "ending"])
  *   peak_s: number, stop_s: number, peak_value: number}} UnitDict
  */
 
-/** A run of one phase, `[start_frame, stop_frame)`, inside one unit (as the server's `runs`). */
-/** @typedef {{phase: string, start_frame: number, stop_frame: number, start_s: number, stop_s: number}} Run */
+/**
+ * A run of one phase, frames `[start_frame, stop_frame)` inside one unit, times in
+ * seconds (as the server's `phases.runs`).
+ * @typedef {{phase: string, start_frame: number, stop_frame: number, start_s: number,
+ *   stop_s: number}} Run
+ */
 
 /** Motion units of a curve: Int32Array [K] starts, peaks and stops (exclusive). */
 export class Units {
@@ -75,7 +80,8 @@ export class PhaseLabels {
     let a = 0;
     for (let b = 1; b <= n; b += 1) {
       if (!cut[b]) continue;
-      out.push({ phase: PHASES[this.codes[a]], start_frame: a, stop_frame: b, start_s: a / this.fps, stop_s: b / this.fps });
+      const [phase, startS, stopS] = [PHASES[this.codes[a]], a / this.fps, b / this.fps];
+      out.push({ phase, start_frame: a, stop_frame: b, start_s: startS, stop_s: stopS });
       a = b;
     }
     return out;
@@ -111,9 +117,11 @@ export class PhaseLabels {
  */
 function checked(curve, fps) {
   const c = Float64Array.from(curve);
-  if (c.length < 3 || !(fps > 0)) throw new RangeError(`need a curve [F>=3] and fps > 0; got ${c.length}, ${fps}`);
-  for (const x of c) {
-    if (!Number.isFinite(x) || x < 0) throw new RangeError("the momentum curve must be finite and non-negative");
+  if (c.length < 3 || !(fps > 0)) {
+    throw new RangeError(`need a curve [F>=3] and fps > 0; got ${c.length}, ${fps}`);
+  }
+  if (!c.every((x) => Number.isFinite(x) && x >= 0)) {
+    throw new RangeError("the momentum curve must be finite and non-negative");
   }
   return c;
 }
@@ -163,7 +171,8 @@ export function units(curve, fps, { prominenceRatio = 0.1 } = {}) {
  * @throws {RangeError} bad curve or fps, or not 0 < alpha ≤ steadyRatio ≤ 1, flatSlopeRatio ≥ 0
  */
 export function label(curve, fps, options = {}) {
-  const { alpha = 0.6, steadyRatio = 0.9, flatSlopeRatio = 0.5, minPeak = 0.0, prominenceRatio = 0.1 } = options;
+  const { alpha = 0.6, steadyRatio = 0.9, flatSlopeRatio = 0.5 } = options;
+  const { minPeak = 0.0, prominenceRatio = 0.1 } = options;
   const c = checked(curve, fps);
   if (!(alpha > 0.0 && alpha <= steadyRatio && steadyRatio <= 1.0 && flatSlopeRatio >= 0.0)) {
     throw new RangeError(
@@ -176,8 +185,9 @@ export function label(curve, fps, options = {}) {
   const codes = new Int8Array(c.length);
   for (let k = 0; k < u.peaks.length; k += 1) {
     const [start, peak, stop] = [u.starts[k], u.peaks[k], u.stops[k]];
-    const edges = unitEdges(c, slope, start, peak, stop, { alpha, steadyRatio, flatSlopeRatio, minPeak });
-    for (let f = start; f < stop; f += 1) codes[f] = (f >= edges[0]) + (f >= edges[1]) + (f >= edges[2]);
+    const thresholds = { alpha, steadyRatio, flatSlopeRatio, minPeak };
+    const [a, b, e] = unitEdges(c, slope, start, peak, stop, thresholds);
+    for (let f = start; f < stop; f += 1) codes[f] = (f >= a) + (f >= b) + (f >= e);
   }
   return new PhaseLabels({ fps, codes, units: u, alpha, steadyRatio, flatSlopeRatio, minPeak });
 }

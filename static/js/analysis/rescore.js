@@ -17,7 +17,11 @@ import { label } from "./phases.js";
 export const MIN_PEAK = Object.freeze({ speed: 0.1, energy: 0.005, pca: 0.1 });
 /** Units of each measure: analysis.CURVE_UNITS. */
 export const CURVE_UNITS = Object.freeze({ speed: "m/s", energy: "J/kg", pca: "m/s" });
-const CURVE_KEYS = Object.freeze({ speed: "speed_m_per_s", energy: "energy_j_per_kg", pca: "pca_m_per_s" });
+const CURVE_KEYS = Object.freeze({
+  speed: "speed_m_per_s",
+  energy: "energy_j_per_kg",
+  pca: "pca_m_per_s",
+});
 const TWO_PI = 2.0 * Math.PI;
 const PHASE_ATOL_RAD = 1e-12; // gait.aligned_frames: a run starting exactly on the target
 
@@ -28,7 +32,9 @@ const PHASE_ATOL_RAD = 1e-12; // gait.aligned_frames: a run starting exactly on 
  * @returns {Float64Array} [F] curve units (CURVE_UNITS[method])
  */
 export function curveOf(curves, method) {
-  if (!(method in CURVE_KEYS)) throw new RangeError(`unknown momentum measure '${method}': use speed, energy or pca`);
+  if (!(method in CURVE_KEYS)) {
+    throw new RangeError(`unknown momentum measure '${method}': use speed, energy or pca`);
+  }
   const values = Float64Array.from(curves[CURVE_KEYS[method]]);
   if (method === "pca") for (let f = 0; f < values.length; f += 1) values[f] = Math.abs(values[f]);
   return values;
@@ -106,7 +112,10 @@ export function alignedFrames(phase, targetPhaseRad) {
  */
 export function cuts(result, phase, periodic) {
   const make = (strategy, frames, phaseRad) => ({
-    strategy, frames: Array.from(frames), times_s: Array.from(frames, (f) => f / result.fps), gait_phase_rad: phaseRad,
+    strategy,
+    frames: Array.from(frames),
+    times_s: Array.from(frames, (f) => f / result.fps),
+    gait_phase_rad: phaseRad,
   });
   const best = result.bestFrame;
   if (best < 0) return make("none", [], null);
@@ -114,7 +123,9 @@ export function cuts(result, phase, periodic) {
   if (periodic) {
     const defined = result.order.filter((f) => Number.isFinite(at(f)));
     if (defined.length) {
-      const ref = Number.isFinite(at(best)) ? best : strongestLast(result.curve, result.peakFrame, defined);
+      const ref = Number.isFinite(at(best))
+        ? best
+        : strongestLast(result.curve, result.peakFrame, defined);
       return make("phase_aligned", alignedFrames(phase, at(ref)), at(ref));
     }
   }
@@ -133,20 +144,30 @@ export function cuts(result, phase, periodic) {
  * @param {boolean} [args.periodic=false] the server's `gait.periodic` (phase-aligned cuts)
  * @returns {{parameters: Object, mtp: import("./mtp.js").MTPResult,
  *   labels: import("./phases.js").PhaseLabels, best: (import("./mtp.js").Candidate | null),
- *   reason: (string | null), recommendation: (string | null), frames_passing: Object<string, number>,
- *   cuts: Object, candidates: () => import("./mtp.js").Candidate[]}}
+ *   reason: (string | null), recommendation: (string | null),
+ *   frames_passing: Object<string, number>,
+ *   candidates: import("./mtp.js").Candidate[], cuts: Object}}
  *   `mtp.breakdown(frame)` explains any frame, `labels.codes` [F] / `labels.runs()` colour
- *   the timeline, `candidates()` builds every candidate's breakdown (K objects) on demand.
+ *   the timeline; `candidates` are in `mtp.order`, each with its breakdown.
  */
-export function rescore({ curves, fps, alpha = 0.6, thetaMaxDeg = 75.0, method = "speed", nextLocalVelocity = null, periodic = false }) {
+export function rescore(args) {
+  const { curves, fps, alpha = 0.6, thetaMaxDeg = 75.0, method = "speed" } = args;
+  const { nextLocalVelocity = null, periodic = false } = args;
   const curve = curveOf(curves, method);
-  const nextVelocity = nextLocalVelocity === null ? null : nextVelocityPerFrame(curves.heading_rad, nextLocalVelocity);
-  const mtp = detect(curve, curves.com_velocity_m_per_s, fps, { alpha, thetaMaxDeg, nextVelocity, minPeak: MIN_PEAK[method] });
+  const nextVelocity =
+    nextLocalVelocity === null ? null : nextVelocityPerFrame(curves.heading_rad, nextLocalVelocity);
+  const minPeak = MIN_PEAK[method];
+  const velocity = curves.com_velocity_m_per_s;
+  const mtp = detect(curve, velocity, fps, { alpha, thetaMaxDeg, nextVelocity, minPeak });
   const labels = label(curve, fps, { alpha });
   return {
     parameters: {
-      alpha, theta_max_deg: thetaMaxDeg, method, curve_unit: CURVE_UNITS[method], direction_checked: nextVelocity !== null,
-      next_velocity_local_m_per_s: nextLocalVelocity === null ? null : Array.from(nextLocalVelocity),
+      alpha,
+      theta_max_deg: thetaMaxDeg,
+      method,
+      curve_unit: CURVE_UNITS[method],
+      direction_checked: nextVelocity !== null,
+      next_velocity_local_m_per_s: nextLocalVelocity && Array.from(nextLocalVelocity),
     },
     mtp,
     labels,
@@ -154,7 +175,7 @@ export function rescore({ curves, fps, alpha = 0.6, thetaMaxDeg = 75.0, method =
     reason: mtp.reason,
     recommendation: mtp.recommendation,
     frames_passing: mtp.framesPassing(),
+    candidates: mtp.candidates(),
     cuts: cuts(mtp, curves.gait_phase_rad, periodic),
-    candidates: () => mtp.candidates(),
   };
 }
