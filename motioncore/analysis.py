@@ -45,6 +45,9 @@ IntArray = NDArray[np.intp]
 INITIAL_WINDOW_S = 0.1
 """The next clip's "initial velocity" is its mean COM velocity over this many seconds (ours)."""
 
+STEADY_RATIO = 0.9
+"""phases.label's steady threshold (fraction of the unit's peak), raised to α when higher."""
+
 MIN_FRAMES = 3
 """Fewer frames have no acceleration to test (seed 000 §3.1 condition 3)."""
 
@@ -279,7 +282,9 @@ def analyze(
         next_velocity=next_velocity,
         min_peak=momentum.MIN_PEAK[method],
     )
-    labels = phases.label(curve, feats.fps, alpha=alpha)
+    # steady means near the peak (0.9 of it), and never below α (phases.label needs it)
+    steady = max(STEADY_RATIO, alpha)
+    labels = phases.label(curve, feats.fps, alpha=alpha, steady_ratio=steady)
     cuts, strategy, phase = _cuts(feats, result)
     return Analysis(feats, method, result, labels, cuts, strategy, phase, local)
 

@@ -5,6 +5,7 @@
 
 import * as THREE from "three";
 import { rescore } from "./analysis/rescore.js";
+import { csrfToken, errorMessage, parseJson } from "./api.js";
 import { panelData, summary } from "./viewer/analysis-data.js";
 import { CurvesPanel } from "./viewer/curves-panel.js";
 import { Playback, SPEEDS } from "./viewer/playback.js";
@@ -144,6 +145,26 @@ async function initCurves(curves, playback) {
   for (const input of curves.querySelectorAll("[data-alpha], [data-theta], [data-method]")) {
     input.addEventListener("input", () => rescoreHere(curves, server));
   }
+  curves.querySelector("[data-save]")?.addEventListener("click", () => save(curves));
+}
+
+/** Store the controls' parameters as the clip's analysis parameters (editors). */
+async function save(curves) {
+  const { alpha, thetaMaxDeg, method } = parameters(curves);
+  const button = curves.querySelector("[data-save]");
+  button.disabled = true;
+  const response = await fetch(curves.dataset.analysisUrl, {
+    method: "PUT",
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+    body: JSON.stringify({ alpha, theta: thetaMaxDeg, method }),
+  });
+  const body = parseJson(await response.text());
+  button.disabled = false;
+  button.textContent = response.ok
+    ? `Saved (α ${alpha.toFixed(2)}, θ ${thetaMaxDeg}°, ${method})`
+    : errorMessage(body, response.status);
+  curves.dataset.saved = String(response.ok);
 }
 
 function animate(now) {

@@ -162,3 +162,14 @@ def test_curves_show_candidates_and_the_alpha_slider_rescores_them(
     page.wait_for_timeout(200)
     assert int(page.locator("#viewer").get_attribute("data-frame") or -1) > 0  # clicking seeks
     assert best >= -1 and not errors, errors
+
+    page.click("[data-save]")
+    page.wait_for_function("document.querySelector('[data-curves]').dataset.saved === 'true'")
+    saved = page.evaluate(
+        f"fetch('/api/v1/clips/{processed_clip.pk}/analysis/').then(r => r.json())"
+    )
+    assert saved["saved_parameters"]["alpha"] == 0.9  # (the ORM is off-limits in here)
+    page.reload()
+    page.wait_for_selector("[data-curves][data-candidates]", timeout=20_000)
+    assert page.locator("[data-alpha]").input_value() == "0.9"  # the saved value comes back
+    assert int(page.locator("[data-curves]").get_attribute("data-candidates") or -1) == after

@@ -188,3 +188,16 @@ test("typed-array inputs give the same result as plain arrays", () => {
   assert.deepEqual(b.cuts, a.cuts);
   assert.deepEqual(Array.from(b.labels.codes), Array.from(a.labels.codes));
 });
+
+test("α above the steady threshold (0.9) raises it to α instead of failing", () => {
+  const n = 200;
+  const speed = Array.from({ length: n }, (_, f) => Math.sin((Math.PI * f) / (n - 1)));
+  const curves = {
+    speed_m_per_s: speed, energy_j_per_kg: speed, pca_m_per_s: speed,
+    gait_phase_rad: new Array(n).fill(null),
+    com_velocity_m_per_s: speed.flatMap((v) => [0, 0, v]), heading_rad: new Array(n).fill(0),
+  };
+  const result = rescore({ curves, fps: 100, alpha: 0.95 });
+  assert.equal(result.labels.steadyRatio, 0.95);
+  assert.ok(result.candidates.every((c) => c.breakdown.retention.value >= 0.95));
+});

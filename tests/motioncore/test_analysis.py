@@ -166,3 +166,11 @@ def test_features_saved_before_contacts_existed_still_load(walk: analysis.Featur
     loaded = analysis.Features.from_npz(buffer.getvalue())
     assert loaded.contacts == {}
     assert analysis.analyze(loaded).as_dict()["curves"]["contacts"] == {}
+
+
+def test_alpha_above_the_steady_threshold_is_analysed(walk: analysis.Features) -> None:
+    """α 0.95 > steady's 0.9: steady is then "≥ α of the peak" too, and no error (the API
+    allows α up to 1; phases.label alone refuses α above its steady ratio)."""
+    result = analysis.analyze(walk, alpha=0.95)
+    assert result.labels.steady_ratio == 0.95
+    assert all(c.breakdown["retention"]["value"] >= 0.95 for c in result.mtp.candidates)

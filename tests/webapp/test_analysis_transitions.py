@@ -123,6 +123,46 @@ def test_analysis_endpoint_validates_and_scopes(
     assert client.get(url.replace("/analysis/", "/analysis")).status_code in (200, 301)
 
 
+def test_saved_parameters_become_the_defaults(walk: Clip, members: dict[str, AbstractUser]) -> None:
+    url = f"/api/v1/clips/{walk.pk}/analysis/"
+    viewer, editor = client_for(members["viewer"]), client_for(members["editor"])
+    assert viewer.get(url).json()["parameters"]["alpha"] == 0.6  # seed 000's default
+    saved = editor.put(url, {"alpha": 0.8, "theta": 60, "method": "energy"}, format="json")
+    assert saved.status_code == 200, saved.content
+    assert saved.json()["saved_parameters"] == {
+        "alpha": 0.8,
+        "theta_max_deg": 60.0,
+        "method": "energy",
+    }
+    plain = viewer.get(url).json()
+    assert plain["parameters"]["alpha"] == 0.8 and plain["parameters"]["method"] == "energy"
+    assert viewer.get(url, {"alpha": 0.5}).json()["parameters"]["alpha"] == 0.5  # query wins
+    walk.refresh_from_db()
+    assert walk.analysis_parameters["theta_max_deg"] == 60.0
+    assert (
+        viewer.put(url, {"alpha": 0.7, "theta": 60, "method": "speed"}, format="json").status_code
+        == 403
+    )
+    assert (
+        editor.put(url, {"alpha": 3, "theta": 60, "method": "speed"}, format="json").status_code
+        == 400
+    )
+    walk.refresh_from_db()
+    assert walk.analysis_parameters["alpha"] == 0.8  # refused saves change nothing
+
+
+def test_saving_before_an_analysis_exists_saves_nothing(
+    clip: Clip, members: dict[str, AbstractUser]
+) -> None:
+    url = f"/api/v1/clips/{clip.pk}/analysis/"
+    response = client_for(members["editor"]).put(
+        url, {"alpha": 0.7, "theta": 60, "method": "speed"}, format="json"
+    )
+    assert response.status_code == 404
+    clip.refresh_from_db()
+    assert clip.analysis_parameters == {}
+
+
 def test_a_clip_too_short_to_analyse_still_succeeds_and_says_why(
     project: Project, members: dict[str, AbstractUser], media_root: object
 ) -> None:

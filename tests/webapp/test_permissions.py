@@ -81,6 +81,13 @@ ENDPOINTS = [
     Endpoint("download analysis", "get", "/api/v1/clips/{clip}/download/analysis.json/", READ),
     Endpoint("clip analysis", "get", "/api/v1/clips/{clip}/analysis/", READ),
     Endpoint(
+        "clip analysis save",
+        "put",
+        "/api/v1/clips/{clip}/analysis/",
+        cells(200, 200, 403, 403, 404),
+        {"alpha": 0.7, "theta": 80, "method": "speed"},
+    ),
+    Endpoint(
         "transition create",
         "post",
         "/api/v1/transitions/",

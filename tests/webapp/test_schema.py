@@ -48,6 +48,7 @@ OPERATIONS = {
     ("DELETE", "/api/v1/webhooks/{webhook_id}/"),
     ("GET", "/api/v1/webhooks/{webhook_id}/deliveries/"),
     ("GET", "/api/v1/clips/{clip_id}/analysis/"),
+    ("PUT", "/api/v1/clips/{clip_id}/analysis/"),
     ("POST", "/api/v1/transitions/"),
     ("GET", "/api/v1/projects/{project_id}/transitions/"),
     ("GET", "/api/v1/transitions/{transition_id}/"),

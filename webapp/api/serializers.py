@@ -217,19 +217,23 @@ BLENDS = (("crossfade", "crossfade (slerp)"), ("inertialize", "inertialization")
 
 class AnalysisQuerySerializer(serializers.Serializer[dict[str, Any]]):
     alpha = serializers.FloatField(
-        default=0.6,
+        required=False,
         min_value=0.05,
         max_value=1.0,
-        help_text="Momentum retention α against the motion unit's peak (seed: 0.5–0.7).",
+        help_text="Momentum retention α against the motion unit's peak (seed: 0.5–0.7); "
+        "default: the clip's saved value, else 0.6.",
     )
     theta = serializers.FloatField(
-        default=75.0,
+        required=False,
         min_value=0.0,
         max_value=180.0,
-        help_text="θ_max, degrees: largest angle to the next clip's initial velocity.",
+        help_text="θ_max, degrees: largest angle to the next clip's initial velocity; "
+        "default: the clip's saved value, else 75.",
     )
     method = serializers.ChoiceField(
-        choices=METHODS, default="speed", help_text="The momentum measure."
+        choices=METHODS,
+        required=False,
+        help_text="The momentum measure; default: the clip's saved one, else speed.",
     )
     next_clip = serializers.IntegerField(
         required=False,
@@ -237,6 +241,12 @@ class AnalysisQuerySerializer(serializers.Serializer[dict[str, Any]]):
         help_text="A clip of the same project whose initial velocity the direction test uses; "
         "without it the direction condition is skipped (and reported as skipped).",
     )
+
+
+class AnalysisSaveSerializer(serializers.Serializer[dict[str, Any]]):
+    alpha = serializers.FloatField(min_value=0.05, max_value=1.0)
+    theta = serializers.FloatField(min_value=0.0, max_value=180.0, help_text="θ_max, degrees.")
+    method = serializers.ChoiceField(choices=METHODS)
 
 
 class TransitionInputSerializer(serializers.Serializer[dict[str, Any]]):

@@ -28,7 +28,7 @@ from webapp.api import services as api_services
 from webapp.api.idempotency import idempotent
 from webapp.api.schema import errors
 from webapp.api.uploads import UploadParser, UploadRateThrottle
-from webapp.clips.analysis import clip_analysis
+from webapp.clips.analysis import clip_analysis, clip_analysis_save
 from webapp.clips.models import Clip
 from webapp.clips.selectors import (
     DOWNLOADS,
@@ -301,10 +301,33 @@ class ClipAnalysisView(APIView):
         result = clip_analysis(
             user=_user(request),
             clip_id=clip_id,
-            alpha=data["alpha"],
-            theta_max_deg=data["theta"],
-            method=data["method"],
+            alpha=data.get("alpha"),
+            theta_max_deg=data.get("theta"),
+            method=data.get("method"),
             next_clip_id=data.get("next_clip"),
+        )
+        return Response(result)
+
+    @extend_schema(
+        request=s.AnalysisSaveSerializer,
+        responses={
+            200: OpenApiResponse(
+                OpenApiTypes.OBJECT, description="The analysis at the saved parameters."
+            ),
+            **errors(400, 401, 403, 404, 415),
+        },
+        description="Save α, θ_max and the measure as the clip's analysis parameters "
+        "(editors and owners): the defaults of `GET` and of the clip page.",
+    )
+    def put(self, request: Request, clip_id: int) -> Response:
+        data = s.AnalysisSaveSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        result = clip_analysis_save(
+            user=_user(request),
+            clip_id=clip_id,
+            alpha=data.validated_data["alpha"],
+            theta_max_deg=data.validated_data["theta"],
+            method=data.validated_data["method"],
         )
         return Response(result)
 

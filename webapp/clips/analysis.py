@@ -20,23 +20,40 @@ from motioncore.momentum import CurveMethod
 from webapp.clips.models import ArtifactKind, Clip
 from webapp.clips.selectors import clip_artifact, clip_get
 from webapp.core.errors import NotFound, ServiceError
+from webapp.projects.models import Role
+from webapp.projects.permissions import require_role
 
 FEATURE_CACHE_SIZE = 32
+
+
+DEFAULT_PARAMETERS: dict[str, Any] = {"alpha": 0.6, "theta_max_deg": 75.0, "method": "speed"}
+"""Seed 000's defaults (§3.1 α 0.6, θ_max 75°) and the speed measure."""
+
+
+def analysis_parameters(clip: Clip, given: dict[str, Any]) -> dict[str, Any]:
+    """``given`` over the clip's saved parameters over :data:`DEFAULT_PARAMETERS`."""
+    saved = {k: v for k, v in clip.analysis_parameters.items() if k in DEFAULT_PARAMETERS}
+    chosen = {k: v for k, v in given.items() if k in DEFAULT_PARAMETERS and v is not None}
+    return {**DEFAULT_PARAMETERS, **saved, **chosen}
 
 
 def clip_analysis(
     *,
     user: User | AnonymousUser,
     clip_id: int,
-    alpha: float,
-    theta_max_deg: float,
-    method: CurveMethod,
+    alpha: float | None = None,
+    theta_max_deg: float | None = None,
+    method: CurveMethod | None = None,
     next_clip_id: int | None = None,
 ) -> dict[str, Any]:
-    """The analysis of the clip at these parameters; with ``next_clip_id``, condition (2)
-    of the MTP test uses that clip's initial velocity (same project). 404 for
-    non-members and before an ``analyze`` stage has succeeded."""
+    """The analysis of the clip at these parameters (missing ones: the clip's saved
+    parameters, else seed 000's defaults); with ``next_clip_id``, condition (2) of the
+    MTP test uses that clip's initial velocity (same project). 404 for non-members and
+    before an ``analyze`` stage has succeeded."""
     clip = clip_get(user=user, clip_id=clip_id)
+    chosen = analysis_parameters(
+        clip, {"alpha": alpha, "theta_max_deg": theta_max_deg, "method": method}
+    )
     next_features = None
     if next_clip_id is not None:
         following = clip_get(user=user, clip_id=next_clip_id)
@@ -45,14 +62,31 @@ def clip_analysis(
                 "The next clip must be in the same project.", code="different_projects"
             )
         next_features = _features(following)
-    result = analysis.analyze(
-        _features(clip),
-        alpha=alpha,
-        theta_max_deg=theta_max_deg,
-        method=method,
-        next_features=next_features,
+    result = analysis.analyze(_features(clip), **chosen, next_features=next_features)
+    return {
+        "clip": clip.pk,
+        "next_clip": next_clip_id,
+        "available": True,
+        "saved_parameters": analysis_parameters(clip, {}),
+        **result.as_dict(),
+    }
+
+
+def clip_analysis_save(
+    *, user: User, clip_id: int, alpha: float, theta_max_deg: float, method: CurveMethod
+) -> dict[str, Any]:
+    """Store α, θ_max and the measure as the clip's analysis parameters (editors and
+    owners): the defaults of the analysis the API and the pages show. Returns the
+    analysis at them."""
+    clip = clip_get(user=user, clip_id=clip_id)
+    require_role(project=clip.project, user=user, role=Role.EDITOR)
+    result = clip_analysis(  # 404 before an analysis exists: nothing is saved then
+        user=user, clip_id=clip_id, alpha=alpha, theta_max_deg=theta_max_deg, method=method
     )
-    return {"clip": clip.pk, "next_clip": next_clip_id, "available": True, **result.as_dict()}
+    chosen = {"alpha": alpha, "theta_max_deg": theta_max_deg, "method": method}
+    clip.analysis_parameters = chosen
+    clip.save(update_fields=["analysis_parameters"])
+    return {**result, "saved_parameters": chosen}
 
 
 def _features(clip: Clip) -> analysis.Features:

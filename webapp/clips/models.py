@@ -30,6 +30,7 @@ class Clip(models.Model):
     duration_s = models.FloatField()
     joints = models.PositiveIntegerField()
     report = models.JSONField(default=dict)
+    analysis_parameters = models.JSONField(default=dict, blank=True)  # saved α, θ, method
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -21,11 +21,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from webapp.clips import presenters
-from webapp.clips.analysis import clip_analysis_stored
+from webapp.clips.analysis import analysis_parameters, clip_analysis_stored
 from webapp.clips.selectors import clip_downloads_ready, clip_get, clip_latest_run, clip_list
 from webapp.core.errors import ServiceError
 from webapp.projects.models import ROLE_RANK, Role
-from webapp.projects.permissions import require_role
+from webapp.projects.permissions import require_role, role_of
 from webapp.projects.selectors import membership_list, project_get, project_list_with_role
 from webapp.projects.services import project_create
 from webapp.runs.selectors import run_list
@@ -126,6 +126,14 @@ def clip_detail(request: HttpRequest, clip_id: int) -> HttpResponse:
         "viewer_url": presenters.viewer_url(clip, clip_downloads_ready(clip)),
         "camera_presets": ("front", "side", "top", "follow"),
         "analysis_url": reverse("api:clip-analysis", args=[clip.pk]),
+        "saved": analysis_parameters(clip, {}),
+        "measures": (
+            ("speed", "speed (m/s)"),
+            ("energy", "kinetic energy (J/kg)"),
+            ("pca", "PCA (m/s)"),
+        ),
+        "can_edit": ROLE_RANK[role_of(project=clip.project, user=user) or Role.VIEWER]
+        >= ROLE_RANK[Role.EDITOR],
         "runs": run_list(user=user, project_id=clip.project_id).filter(clip=clip),
     }
     return render(request, "pages/clip.html", context)

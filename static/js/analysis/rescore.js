@@ -159,7 +159,8 @@ export function rescore(args) {
   const minPeak = MIN_PEAK[method];
   const velocity = curves.com_velocity_m_per_s;
   const mtp = detect(curve, velocity, fps, { alpha, thetaMaxDeg, nextVelocity, minPeak });
-  const labels = label(curve, fps, { alpha });
+  // analysis.STEADY_RATIO, raised to α when α is higher (as motioncore does)
+  const labels = label(curve, fps, { alpha, steadyRatio: Math.max(0.9, alpha) });
   return {
     parameters: {
       alpha,
