@@ -38,7 +38,7 @@ export class SkeletonView {
     this.lineMaterial = new THREE.LineBasicMaterial({
       color, transparent: opacity < 1, opacity,
     });
-    this.sphere = new THREE.SphereGeometry(1, 12, 8);
+    this.sphere = new THREE.SphereGeometry(1, 8, 6);
     this.jointMesh = new THREE.InstancedMesh(this.sphere, this.material, this.joints);
     this.jointMesh.frustumCulled = false;
     this.lineBuffer = new Float32Array(this.bones.length * 6);
