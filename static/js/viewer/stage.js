@@ -9,17 +9,17 @@ const GRID_HALF_M = 10;
 /** A text sprite (canvas texture) for the grid's metre labels. */
 function label(text) {
   const canvas = document.createElement("canvas");
-  canvas.width = 64;
+  canvas.width = 96;
   canvas.height = 32;
   const context = canvas.getContext("2d");
   context.fillStyle = "#5b6472";
   context.font = "20px system-ui, sans-serif";
   context.textAlign = "center";
   context.textBaseline = "middle";
-  context.fillText(text, 32, 16);
+  context.fillText(text, 48, 16);
   const texture = new THREE.CanvasTexture(canvas);
   const sprite = new THREE.Sprite(new THREE.SpriteMaterial({ map: texture, depthWrite: false }));
-  sprite.scale.set(0.4, 0.2, 1);
+  sprite.scale.set(0.6, 0.2, 1);
   return sprite;
 }
 
@@ -54,13 +54,16 @@ export class Stage {
     group.name = "ground";
     const size = 2 * GRID_HALF_M;
     group.add(new THREE.GridHelper(size, size, 0x9aa3b1, 0xd5dae1));
+    // X marks along the front edge of the origin cell, Z marks down a column 1.5 m to
+    // the left: clear of a character walking through the origin along Z.
     for (let m = -GRID_HALF_M + 1; m < GRID_HALF_M; m += 1) {
+      const x = label(`x ${m} m`);
+      x.position.set(m, 0.01, 0.3);
+      group.add(x);
       if (m === 0) continue;
-      const x = label(`${m} m`);
-      x.position.set(m, 0.01, 0.25);
-      const z = label(`${m} m`);
-      z.position.set(0.3, 0.01, m);
-      group.add(x, z);
+      const z = label(`z ${m} m`);
+      z.position.set(-1.5, 0.01, m);
+      group.add(z);
     }
     return group;
   }
