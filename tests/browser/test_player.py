@@ -91,15 +91,21 @@ def _log_in(page: Any, base: str) -> None:
     page.wait_for_url(f"{base}/")
 
 
+def _clip_page(browser: Any, base: str, clip: Any, errors: list[str]) -> Any:
+    """A logged-in page on the clip (page errors collected in ``errors``)."""
+    page = browser.new_page(viewport={"width": 1280, "height": 1100})
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    _log_in(page, base)
+    page.goto(f"{base}/clips/{clip.pk}/")
+    return page
+
+
 def test_the_player_draws_the_skeleton_and_frames_change(
     live_server: Any, processed_clip: Any, browser: Any
 ) -> None:
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
     errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    _log_in(page, live_server.url)
     started = time.perf_counter()
-    page.goto(f"{live_server.url}/clips/{processed_clip.pk}/")
+    page = _clip_page(browser, live_server.url, processed_clip, errors)
     page.wait_for_selector("#viewer[data-ready=true]", timeout=20_000)
     assert time.perf_counter() - started < 20
     status = page.locator("[data-viewer-status]").inner_text()
@@ -136,11 +142,8 @@ def _set_range(page: Any, selector: str, value: float) -> None:
 def test_curves_show_candidates_and_the_alpha_slider_rescores_them(
     live_server: Any, processed_clip: Any, browser: Any
 ) -> None:
-    page = browser.new_page(viewport={"width": 1280, "height": 1100})
     errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    _log_in(page, live_server.url)
-    page.goto(f"{live_server.url}/clips/{processed_clip.pk}/")
+    page = _clip_page(browser, live_server.url, processed_clip, errors)
     page.wait_for_selector("[data-curves][data-candidates]", timeout=20_000)
     before = int(page.locator("[data-curves]").get_attribute("data-candidates") or -1)
     assert before > 0
