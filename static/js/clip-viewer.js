@@ -27,10 +27,20 @@ const ui = {
 };
 const state = { stage: null, skeleton: null, playback: null, panel: null, last: 0, hips: 0 };
 
-/** The joint whose position the follow camera tracks: the first root. */
-function rootJoint(parents) {
-  const index = parents.indexOf(-1);
-  return index < 0 ? 0 : index;
+/**
+ * The joint the follow camera tracks: of the roots and their children, the one that
+ * travels furthest on the ground (a static carrier root such as Bandai's joint_Root
+ * leaves the walking to its child, the hips).
+ */
+function rootJoint(arrays) {
+  const { parents, positions, frames, joints } = arrays;
+  const near = parents.flatMap((p, j) => (p < 0 || parents[p] < 0 ? [j] : []));
+  const travel = (j) => {
+    const a = j * 3;
+    const b = ((frames - 1) * joints + j) * 3;
+    return Math.hypot(positions[b] - positions[a], positions[b + 2] - positions[a + 2]);
+  };
+  return near.reduce((best, j) => (travel(j) > travel(best) ? j : best), near[0] ?? 0);
 }
 
 function showFrame() {
@@ -187,7 +197,7 @@ async function init() {
   state.stage = new Stage(ui.canvas);
   state.skeleton = new SkeletonView(arrays);
   state.stage.scene.add(state.skeleton.group);
-  state.hips = rootJoint(arrays.parents);
+  state.hips = rootJoint(arrays);
   state.playback = new Playback(arrays.frames, arrays.fps);
   bindControls(state.playback, state.stage);
   showFrame();
