@@ -24,8 +24,11 @@ const ui = {
   presets: root ? [...root.querySelectorAll("[data-preset]")] : [],
   steps: root ? [...root.querySelectorAll("[data-step]")] : [],
   curves: root?.querySelector("[data-curves]"),
+  ghost: root?.querySelector("[data-ghost]"),
 };
-const state = { stage: null, skeleton: null, playback: null, panel: null, last: 0, hips: 0 };
+const state = {
+  stage: null, skeleton: null, ghost: null, playback: null, panel: null, last: 0, hips: 0,
+};
 
 /**
  * The joint the follow camera tracks: of the roots and their children, the one that
@@ -46,6 +49,7 @@ function rootJoint(arrays) {
 function showFrame() {
   const { playback, skeleton, stage } = state;
   skeleton.update(playback.frame);
+  state.ghost?.view.update(Math.round(playback.time * state.ghost.fps));
   stage.track(skeleton.jointPosition(playback.frame, state.hips, new THREE.Vector3()));
   ui.scrub.value = String(playback.frame);
   ui.readout.textContent = `frame ${playback.frame} / ${playback.frames - 1} · ${playback.time.toFixed(3)} s`;
@@ -177,6 +181,24 @@ async function save(curves) {
   curves.dataset.saved = String(response.ok);
 }
 
+/** The raw (uncleaned) motion as a translucent grey skeleton, loaded on first use. */
+async function toggleGhost(show) {
+  if (show && !state.ghost) {
+    const response = await fetch(root.dataset.rawUrl, { credentials: "same-origin" });
+    if (!response.ok) {
+      ui.status.textContent = `Could not load the raw motion (the server answered ${response.status}).`;
+      return;
+    }
+    const arrays = await response.json();
+    const view = new SkeletonView(arrays, { color: 0x8a94a6, opacity: 0.45 });
+    state.ghost = { view, fps: arrays.fps };
+    state.stage.scene.add(view.group);
+  }
+  if (state.ghost) state.ghost.view.group.visible = show;
+  root.dataset.ghostShown = String(show);
+  showFrame();
+}
+
 function animate(now) {
   const dt = state.last ? (now - state.last) / 1000 : 0;
   state.last = now;
@@ -206,6 +228,7 @@ async function init() {
   ui.status.textContent = `${arrays.joints - ends} joints (+ ${ends} end sites) · ${arrays.frames} frames at ${Number(arrays.fps).toFixed(2)} fps`;
   root.dataset.ready = "true";
   window.addEventListener("resize", () => state.stage.resize());
+  ui.ghost?.addEventListener("change", () => toggleGhost(ui.ghost.checked));
   if (ui.curves) initCurves(ui.curves, state.playback).then(() => state.panel.update(state.playback.frame));
   requestAnimationFrame(animate);
 }

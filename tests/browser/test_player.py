@@ -176,3 +176,25 @@ def test_curves_show_candidates_and_the_alpha_slider_rescores_them(
     page.wait_for_selector("[data-curves][data-candidates]", timeout=20_000)
     assert page.locator("[data-alpha]").input_value() == "0.9"  # the saved value comes back
     assert int(page.locator("[data-curves]").get_attribute("data-candidates") or -1) == after
+
+
+def test_the_raw_motion_shows_as_a_ghost_with_the_skate_readout(
+    live_server: Any, processed_clip: Any, browser: Any
+) -> None:
+    errors: list[str] = []
+    page = _clip_page(browser, live_server.url, processed_clip, errors)
+    page.wait_for_selector("#viewer[data-ready=true]", timeout=20_000)
+    skate = page.locator("[data-skate]").inner_text()
+    assert "left foot skate" in skate and "cm/frame" in skate
+    page.wait_for_timeout(200)
+    alone = page.evaluate(CANVAS_PROBE)
+    page.check("[data-ghost]")
+    page.wait_for_selector("#viewer[data-ghost-shown=true]", timeout=10_000)
+    page.wait_for_timeout(300)
+    with_ghost = page.evaluate(CANVAS_PROBE)
+    assert with_ghost["hash"] != alone["hash"]  # the grey skeleton is drawn over the blue one
+    page.uncheck("[data-ghost]")
+    page.wait_for_selector("#viewer[data-ghost-shown=false]")
+    page.wait_for_timeout(300)
+    assert page.evaluate(CANVAS_PROBE)["hash"] == alone["hash"]
+    assert not errors, errors

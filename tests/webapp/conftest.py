@@ -102,6 +102,7 @@ ARTIFACT_BYTES = {
     ArtifactKind.CLEANED_BVH: b"HIERARCHY\nROOT Hips\n",
     ArtifactKind.CLEAN_REPORT: b'{"cleaned": true}',
     ArtifactKind.VIEWER: b'{"format": "kinetograph-viewer/1"}',
+    ArtifactKind.VIEWER_RAW: b'{"format": "kinetograph-viewer/1", "raw": true}',
     ArtifactKind.ANALYSIS: b'{"units": []}',
 }
 

@@ -243,6 +243,7 @@ def test_clip_detail_follows_the_contract(viewer: APIClient, clip: Clip) -> None
         "original": f"http://testserver/api/v1/clips/{clip.pk}/download/original/",
         "cleaned.bvh": None,
         "viewer.json": None,
+        "viewer-raw.json": None,
         "clean-report.json": None,
         "analysis.json": None,
     }
@@ -331,6 +332,7 @@ def test_original_download_is_the_uploaded_bytes(
     [
         ("cleaned.bvh", ArtifactKind.CLEANED_BVH, "application/octet-stream"),
         ("viewer.json", ArtifactKind.VIEWER, "application/json"),
+        ("viewer-raw.json", ArtifactKind.VIEWER_RAW, "application/json"),
         ("clean-report.json", ArtifactKind.CLEAN_REPORT, "application/json"),
     ],
 )

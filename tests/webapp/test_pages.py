@@ -349,3 +349,15 @@ def test_analysis_view_handles_missing_unavailable_and_sparse_analyses() -> None
     sparse = presenters.analysis_view({})
     assert sparse is not None and sparse.available and sparse.best_cut == "" and sparse.cuts == ""
     assert sparse.gait == "not periodic (no reason given)"
+
+
+def test_skate_readout_per_foot_with_units() -> None:
+    report = {
+        "skate_before_cm_per_frame": {"left": 0.5234, "right": None},
+        "skate_after_cm_per_frame": {"left": 0.0123, "right": None},
+    }
+    assert presenters.skate_readout(report) == [
+        "left foot skate 0.52 → 0.01 cm/frame",
+        "right foot skate — → —",
+    ]
+    assert presenters.skate_readout(None) == [] and presenters.skate_readout({}) == []

@@ -74,6 +74,7 @@ ENDPOINTS = [
     Endpoint("download original", "get", "/api/v1/clips/{clip}/download/original/", READ),
     Endpoint("download cleaned", "get", "/api/v1/clips/{clip}/download/cleaned.bvh/", READ),
     Endpoint("download viewer", "get", "/api/v1/clips/{clip}/download/viewer.json/", READ),
+    Endpoint("download raw viewer", "get", "/api/v1/clips/{clip}/download/viewer-raw.json/", READ),
     Endpoint("download report", "get", "/api/v1/clips/{clip}/download/clean-report.json/", READ),
     Endpoint("run start", "post", "/api/v1/clips/{clip}/runs/", EDIT, {"fps": 30}),
     Endpoint("runs list", "get", "/api/v1/projects/{project}/runs/", READ),

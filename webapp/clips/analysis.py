@@ -9,7 +9,6 @@ Loaded features are cached per stored file (by its sha256) in each process.
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from typing import Any
 
@@ -18,7 +17,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from motioncore import analysis
 from motioncore.momentum import CurveMethod
 from webapp.clips.models import ArtifactKind, Clip
-from webapp.clips.selectors import clip_artifact, clip_get
+from webapp.clips.selectors import clip_artifact, clip_artifact_json, clip_get
 from webapp.core.errors import NotFound, ServiceError
 from webapp.projects.models import Role
 from webapp.projects.permissions import require_role
@@ -106,12 +105,7 @@ def _features(clip: Clip) -> analysis.Features:
 
 def clip_analysis_stored(clip: Clip) -> dict[str, Any] | None:
     """The newest stored ``analysis.json`` of the clip (at its run's parameters), if any."""
-    stored = clip_artifact(clip, ArtifactKind.ANALYSIS)
-    if stored is None or not stored.file.name or not stored.file.storage.exists(stored.file.name):
-        return None
-    with stored.file.open("rb") as handle:
-        body: dict[str, Any] = json.loads(handle.read())
-    return body
+    return clip_artifact_json(clip, ArtifactKind.ANALYSIS)
 
 
 def _unavailable_reason(clip: Clip) -> str:

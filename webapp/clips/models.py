@@ -51,6 +51,7 @@ class ArtifactKind(models.TextChoices):
     CLEANED_BVH = "cleaned_bvh", "Cleaned BVH"
     CLEAN_REPORT = "clean_report", "Cleaning report (JSON)"
     VIEWER = "viewer", "Viewer arrays (JSON)"
+    VIEWER_RAW = "viewer_raw", "Viewer arrays before cleaning (JSON)"
     ANALYSIS = "analysis", "Phase and momentum analysis (JSON)"
     ANALYSIS_FEATURES = "analysis_features", "Analysis features (.npz)"
     TRANSITION_BVH = "transition_bvh", "Transition clip (BVH)"

@@ -25,6 +25,7 @@ DOWNLOAD_LABELS: dict[str, str] = {
     "original": "Original BVH (as uploaded)",
     "cleaned.bvh": "Cleaned BVH",
     "viewer.json": "Viewer arrays (JSON)",
+    "viewer-raw.json": "Viewer arrays before cleaning (JSON)",
     "clean-report.json": "Cleaning report (JSON)",
     "analysis.json": "Phase and momentum analysis (JSON)",
 }
@@ -151,9 +152,24 @@ def download_url(clip_id: int, name: str) -> str:
     return reverse("api:clip-download", args=[clip_id, name])
 
 
-def viewer_url(clip: Clip, ready: Mapping[str, bool]) -> str | None:
-    """Where the player fetches the clip's ready-to-play arrays; ``None`` until a run made them."""
-    return download_url(clip.pk, "viewer.json") if ready.get("viewer.json") else None
+def skate_readout(report: Mapping[str, Any] | None) -> list[str]:
+    """Per foot: skate during contact before → after cleaning, cm per contact frame."""
+    if not report:
+        return []
+    before = report.get("skate_before_cm_per_frame") or {}
+    after = report.get("skate_after_cm_per_frame") or {}
+    return [
+        f"{side} foot skate {_number(before.get(side), 2, '')} → "
+        f"{_number(after.get(side), 2, 'cm/frame')}"
+        for side in ("left", "right")
+        if side in before
+    ]
+
+
+def viewer_url(clip: Clip, ready: Mapping[str, bool], name: str = "viewer.json") -> str | None:
+    """Where the player fetches the clip's ready-to-play arrays (``name``: ``viewer.json``,
+    or ``viewer-raw.json`` before cleaning); ``None`` until a run made them."""
+    return download_url(clip.pk, name) if ready.get(name) else None
 
 
 def downloads(clip: Clip, ready: Mapping[str, bool]) -> list[Download]:

@@ -7,8 +7,10 @@ uploaded file, the others the newest artifact of their kind from a succeeded run
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import PurePosixPath
+from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Prefetch, QuerySet
@@ -30,6 +32,7 @@ DOWNLOADS: dict[str, ArtifactKind | None] = {
     "original": None,
     "cleaned.bvh": ArtifactKind.CLEANED_BVH,
     "viewer.json": ArtifactKind.VIEWER,
+    "viewer-raw.json": ArtifactKind.VIEWER_RAW,
     "clean-report.json": ArtifactKind.CLEAN_REPORT,
     "analysis.json": ArtifactKind.ANALYSIS,
 }
@@ -104,6 +107,16 @@ def clip_artifact(clip: Clip, kind: ArtifactKind) -> Artifact | None:
             .first()
         )
     return next((a for a in artifacts if a.kind == kind), None)
+
+
+def clip_artifact_json(clip: Clip, kind: ArtifactKind) -> dict[str, Any] | None:
+    """The newest JSON artifact of ``kind`` (parsed), ``None`` when there is none."""
+    stored = clip_artifact(clip, kind)
+    if stored is None or not stored.file.name or not stored.file.storage.exists(stored.file.name):
+        return None
+    with stored.file.open("rb") as handle:
+        body: dict[str, Any] = json.loads(handle.read())
+    return body
 
 
 def clip_downloads_ready(clip: Clip) -> dict[str, bool]:

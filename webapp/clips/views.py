@@ -22,7 +22,14 @@ from django.views.decorators.http import require_GET, require_POST
 
 from webapp.clips import presenters
 from webapp.clips.analysis import analysis_parameters, clip_analysis_stored
-from webapp.clips.selectors import clip_downloads_ready, clip_get, clip_latest_run, clip_list
+from webapp.clips.models import ArtifactKind
+from webapp.clips.selectors import (
+    clip_artifact_json,
+    clip_downloads_ready,
+    clip_get,
+    clip_latest_run,
+    clip_list,
+)
 from webapp.core.errors import ServiceError
 from webapp.projects.models import ROLE_RANK, Role
 from webapp.projects.permissions import require_role, role_of
@@ -117,13 +124,16 @@ def clip_detail(request: HttpRequest, clip_id: int) -> HttpResponse:
     """A clip's validation report, downloads and runs."""
     user = _user(request)
     clip = clip_get(user=user, clip_id=clip_id)
+    ready = clip_downloads_ready(clip)
     context = {
         "clip": clip,
         "project": clip.project,
         "report": presenters.report_view(clip.report),
-        "downloads": presenters.downloads(clip, clip_downloads_ready(clip)),
+        "downloads": presenters.downloads(clip, ready),
         "analysis": presenters.analysis_view(clip_analysis_stored(clip)),
-        "viewer_url": presenters.viewer_url(clip, clip_downloads_ready(clip)),
+        "viewer_url": presenters.viewer_url(clip, ready),
+        "raw_viewer_url": presenters.viewer_url(clip, ready, "viewer-raw.json"),
+        "skate": presenters.skate_readout(clip_artifact_json(clip, ArtifactKind.CLEAN_REPORT)),
         "camera_presets": ("front", "side", "top", "follow"),
         "analysis_url": reverse("api:clip-analysis", args=[clip.pk]),
         "saved": analysis_parameters(clip, {}),

@@ -102,7 +102,8 @@ def ingest(context: Context, progress: Progress) -> None:
 
 
 def clean_stage(context: Context, progress: Progress) -> None:
-    """Clean the motion; store the cleaned BVH, its report and the viewer arrays."""
+    """Clean the motion; store the cleaned BVH, its report and the viewer arrays of the
+    cleaned and of the raw motion (the page draws the raw one as a ghost)."""
     assert context.motion is not None, "ingest runs before clean"
     fps = context.run.parameters.get("fps")
     cleaned, report = clean.clean(
@@ -122,6 +123,8 @@ def clean_stage(context: Context, progress: Progress) -> None:
     progress(0.9, "Preparing the viewer arrays")
     viewer = json.dumps(export.viewer_arrays(cleaned), separators=(",", ":")).encode()
     save_artifact(context.run, ArtifactKind.VIEWER, "viewer.json", viewer)
+    raw = json.dumps(export.viewer_arrays(context.motion), separators=(",", ":")).encode()
+    save_artifact(context.run, ArtifactKind.VIEWER_RAW, "viewer-raw.json", raw)
 
 
 def analyze_stage(context: Context, progress: Progress) -> None:
