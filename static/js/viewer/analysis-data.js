@@ -1,11 +1,8 @@
 // From the analysis JSON (GET /api/v1/clips/{id}/analysis/, docs/analysis.md) to what
 // the curves panel draws. Pure functions: testable with node.
 
-const CURVE_KEYS = Object.freeze({
-  speed: "speed_m_per_s",
-  energy: "energy_j_per_kg",
-  pca: "pca_m_per_s",
-});
+import { curveOf } from "../analysis/rescore.js";
+
 const PHASE_CODES = Object.freeze({ start: 0, steady: 1, transition: 2, ending: 3 });
 
 /** Phase code per frame (0 start … 3 ending) from `phases.runs`. */
@@ -17,23 +14,12 @@ export function codesFromRuns(runs, frames) {
   return codes;
 }
 
-/**
- * The curve a method scores (|projection| for PCA, as motioncore does) with its unit.
- * @param {object} curves the analysis `curves` object
- * @param {"speed" | "energy" | "pca"} method
- */
-export function measure(curves, method) {
-  const values = curves[CURVE_KEYS[method]];
-  if (!values) throw new Error(`no ${method} curve in the analysis`);
-  return method === "pca" ? values.map(Math.abs) : values;
-}
-
 /** CurvesPanel data from an analysis body. */
 export function panelData(body) {
   const method = body.parameters.method;
   return {
     fps: body.fps,
-    curve: measure(body.curves, method),
+    curve: curveOf(body.curves, method), // |projection| for PCA, as motioncore scores it
     unit: body.parameters.curve_unit,
     label: method,
     codes: codesFromRuns(body.phases.runs, body.frames),
