@@ -70,6 +70,9 @@ class CleanReport:
             of the ``legs`` (those descendants).
         parameters: every keyword argument :func:`clean` ran with.
         warnings: what could not be done, in words.
+        leading_frames_dropped: bind-pose frames dropped from the start (input
+            rate): the cleaned clip's time 0 is ``leading_frames_dropped / fps_in``
+            seconds into the input.
     """
 
     fps_in: float
@@ -87,6 +90,12 @@ class CleanReport:
     rms_change_cm: dict[str, float]
     parameters: dict[str, object]
     warnings: tuple[str, ...] = field(default_factory=tuple)
+    leading_frames_dropped: int = 0
+
+    @property
+    def start_in_input_s(self) -> float:
+        """Where the cleaned clip starts in the input, seconds."""
+        return self.leading_frames_dropped / self.fps_in
 
     def as_dict(self) -> dict[str, object]:
         """A JSON-able copy (tuples become lists)."""
@@ -106,6 +115,7 @@ class CleanReport:
             "rms_change_cm": dict(self.rms_change_cm),
             "parameters": dict(self.parameters),
             "warnings": list(self.warnings),
+            "leading_frames_dropped": self.leading_frames_dropped,
         }
 
 
@@ -285,6 +295,7 @@ class _Builder:
             rms_change_cm={"non_leg": _rms_cm(moved[:, ~legs]), "legs": _rms_cm(moved[:, legs])},
             parameters=self.parameters,
             warnings=tuple(self.warnings),
+            leading_frames_dropped=self.leading,
         )
 
 

@@ -365,13 +365,24 @@ class Comparison:
 
     def as_dict(self) -> dict[str, Any]:
         """The stable report: ``cut``, ``entry`` (MTP's), ``blend_s``, ``blend``, ``metrics``
-        per method, ``engine``, ``recommendation``, ``alpha``, ``theta_max_deg``, ``curve``."""
+        per method, ``methods`` (each method's ``cut``, ``entry``, ``layout`` and
+        ``recommendation``), ``engine``, ``recommendation``, ``alpha``, ``theta_max_deg``,
+        ``curve``."""
         return {
             "cut": self.chosen.cut.as_dict(),
             "entry": self.chosen.entry.as_dict(),
             "blend_s": self.blend_s,
             "blend": self.blend,
             "metrics": {m: t.metrics.as_dict() for m, t in self.transitions.items()},
+            "methods": {
+                m: {
+                    "cut": t.cut.as_dict(),
+                    "entry": t.entry.as_dict(),
+                    "layout": t.result.as_dict(),
+                    "recommendation": t.recommendation,
+                }
+                for m, t in self.transitions.items()
+            },
             "engine": self.engine,
             "recommendation": self.chosen.recommendation,
             "alpha": self.alpha,

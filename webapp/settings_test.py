@@ -17,3 +17,10 @@ from webapp.settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast test users
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405 - whitenoise warns when it is missing
+
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):  # noqa: F405
+    # A file, not the shared-cache in-memory database: threads that share it (the live
+    # server, an in-process worker in the browser tests) then wait for each other's
+    # locks (the 20 s timeout) instead of failing with "database table is locked".
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}  # noqa: F405
+    DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"  # noqa: F405

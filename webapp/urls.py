@@ -11,4 +11,5 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("accounts/", include("webapp.accounts.urls")),
     path("", include("webapp.clips.urls")),
+    path("", include("webapp.transitions.urls")),
 ]

@@ -7,8 +7,10 @@ import * as THREE from "three";
 import { rescore } from "./analysis/rescore.js";
 import { csrfToken, errorMessage, parseJson } from "./api.js";
 import { panelData, summary } from "./viewer/analysis-data.js";
+import { describe, travellingRoot } from "./viewer/arrays.js";
+import { PlaybackControls } from "./viewer/controls.js";
 import { CurvesPanel } from "./viewer/curves-panel.js";
-import { Playback, SPEEDS } from "./viewer/playback.js";
+import { Playback } from "./viewer/playback.js";
 import { SkeletonView } from "./viewer/skeleton-view.js";
 import { Stage } from "./viewer/stage.js";
 
@@ -16,87 +18,30 @@ const root = document.getElementById("viewer");
 const ui = {
   canvas: root?.querySelector("[data-canvas]"),
   status: root?.querySelector("[data-viewer-status]"),
-  play: root?.querySelector("[data-play]"),
-  scrub: root?.querySelector("[data-scrub]"),
-  readout: root?.querySelector("[data-readout]"),
-  speed: root?.querySelector("[data-speed]"),
-  loop: root?.querySelector("[data-loop]"),
   presets: root ? [...root.querySelectorAll("[data-preset]")] : [],
-  steps: root ? [...root.querySelectorAll("[data-step]")] : [],
   curves: root?.querySelector("[data-curves]"),
   ghost: root?.querySelector("[data-ghost]"),
 };
 const state = {
-  stage: null, skeleton: null, ghost: null, playback: null, panel: null, last: 0, hips: 0,
+  stage: null, skeleton: null, ghost: null, playback: null, controls: null, panel: null,
+  last: 0, hips: 0,
 };
-
-/**
- * The joint the follow camera tracks: of the roots and their children, the one that
- * travels furthest on the ground (a static carrier root such as Bandai's joint_Root
- * leaves the walking to its child, the hips).
- */
-function rootJoint(arrays) {
-  const { parents, positions, frames, joints } = arrays;
-  const near = parents.flatMap((p, j) => (p < 0 || parents[p] < 0 ? [j] : []));
-  const travel = (j) => {
-    const a = j * 3;
-    const b = ((frames - 1) * joints + j) * 3;
-    return Math.hypot(positions[b] - positions[a], positions[b + 2] - positions[a + 2]);
-  };
-  return near.reduce((best, j) => (travel(j) > travel(best) ? j : best), near[0] ?? 0);
-}
 
 function showFrame() {
   const { playback, skeleton, stage } = state;
   skeleton.update(playback.frame);
-  state.ghost?.view.update(Math.round(playback.time * state.ghost.fps));
+  state.ghost?.view.update(Math.round((playback.time + state.ghost.startS) * state.ghost.fps));
   stage.track(skeleton.jointPosition(playback.frame, state.hips, new THREE.Vector3()));
-  ui.scrub.value = String(playback.frame);
-  ui.readout.textContent = `frame ${playback.frame} / ${playback.frames - 1} · ${playback.time.toFixed(3)} s`;
-  ui.play.textContent = playback.playing ? "Pause" : "Play";
-  ui.play.setAttribute("aria-pressed", String(playback.playing));
-  root.dataset.frame = String(playback.frame);
+  state.controls.show();
   state.panel?.update(playback.frame);
 }
 
 function bindControls(playback, stage) {
-  ui.scrub.max = String(playback.frames - 1);
-  ui.play.addEventListener("click", () => playback.toggle());
-  ui.scrub.addEventListener("input", () => playback.seek(Number(ui.scrub.value)));
-  for (const speed of SPEEDS) {
-    ui.speed.append(new Option(`${speed}×`, String(speed), speed === 1, speed === 1));
-  }
-  ui.speed.addEventListener("change", () => playback.setSpeed(Number(ui.speed.value)));
-  ui.loop.addEventListener("change", () => { playback.loop = ui.loop.checked; });
-  for (const button of ui.steps) {
-    button.addEventListener("click", () => playback.step(Number(button.dataset.step)));
-  }
+  state.controls = new PlaybackControls(root, playback);
   for (const button of ui.presets) {
     button.addEventListener("click", () => stage.preset(button.dataset.preset, stage.target));
   }
-  playback.onChange(() => {
-    ui.speed.value = String(playback.speed);
-    showFrame();
-  });
-  root.addEventListener("keydown", (event) => keyboard(event, playback));
-}
-
-/** Space play/pause, ←/→ one frame (Shift: ten), J slower, K pause, L faster, Home/End. */
-function keyboard(event, playback) {
-  const actions = {
-    " ": () => playback.toggle(),
-    ArrowLeft: () => playback.step(event.shiftKey ? -10 : -1),
-    ArrowRight: () => playback.step(event.shiftKey ? 10 : 1),
-    j: () => playback.shiftSpeed(-1),
-    k: () => playback.pause(),
-    l: () => playback.shiftSpeed(1),
-    Home: () => playback.seek(0),
-    End: () => playback.seek(playback.frames - 1),
-  };
-  const action = actions[event.key.length === 1 ? event.key.toLowerCase() : event.key];
-  if (!action || event.target instanceof HTMLInputElement && event.target.type !== "range") return;
-  event.preventDefault();
-  action();
+  playback.onChange(showFrame);
 }
 
 /** The controls' α, θ and measure. */
@@ -106,7 +51,20 @@ function parameters(curves) {
   const theta = Number(q("[data-theta]").value);
   q("[data-alpha-value]").textContent = alpha.toFixed(2);
   q("[data-theta-value]").textContent = `${theta}°`;
-  return { alpha, thetaMaxDeg: theta, method: q("[data-method]").value };
+  const chosen = { alpha, thetaMaxDeg: theta, method: q("[data-method]").value };
+  syncTransitionForm(chosen);
+  return chosen;
+}
+
+/** The "Transition into…" form starts its run with the parameters set here. */
+function syncTransitionForm({ alpha, thetaMaxDeg, method }) {
+  const form = document.querySelector("[data-transition-form]");
+  if (!form) return;
+  form.elements.alpha.value = String(alpha);
+  form.elements.theta_max_deg.value = String(thetaMaxDeg);
+  form.elements.method.value = method;
+  form.querySelector("[data-transition-params]").textContent =
+    `α ${alpha.toFixed(2)}, θ_max ${thetaMaxDeg}°, ${method}`;
 }
 
 /** Show an analysis body (the server's, or the browser's re-scoring in the same keys). */
@@ -191,7 +149,8 @@ async function toggleGhost(show) {
     }
     const arrays = await response.json();
     const view = new SkeletonView(arrays, { color: 0x8a94a6, opacity: 0.45 });
-    state.ghost = { view, fps: arrays.fps };
+    // start_s: where the cleaned clip starts in the raw one (dropped bind-pose frames).
+    state.ghost = { view, fps: arrays.fps, startS: Number(arrays.start_s ?? 0) };
     state.stage.scene.add(view.group);
   }
   if (state.ghost) state.ghost.view.group.visible = show;
@@ -219,13 +178,12 @@ async function init() {
   state.stage = new Stage(ui.canvas);
   state.skeleton = new SkeletonView(arrays);
   state.stage.scene.add(state.skeleton.group);
-  state.hips = rootJoint(arrays);
+  state.hips = travellingRoot(arrays);
   state.playback = new Playback(arrays.frames, arrays.fps);
   bindControls(state.playback, state.stage);
   showFrame();
   state.stage.preset("front", state.skeleton.jointPosition(0, state.hips, new THREE.Vector3()));
-  const ends = (arrays.end_site ?? []).filter(Boolean).length;
-  ui.status.textContent = `${arrays.joints - ends} joints (+ ${ends} end sites) · ${arrays.frames} frames at ${Number(arrays.fps).toFixed(2)} fps`;
+  ui.status.textContent = describe(arrays);
   root.dataset.ready = "true";
   window.addEventListener("resize", () => state.stage.resize());
   ui.ghost?.addEventListener("change", () => toggleGhost(ui.ghost.checked));

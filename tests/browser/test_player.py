@@ -1,70 +1,25 @@
 """The clip page's player in headless Chromium (Playwright): it draws the skeleton and
 the picture changes from frame to frame.
 
-Needs Debian's ``chromium`` and the ``playwright`` package (CI installs both; the tests
-skip with the reason when either is missing). Pages come from pytest-django's live
-server; the clip goes through the real pipeline in-process (``pipeline.execute``).
+Pages come from pytest-django's live server; the clip goes through the real pipeline
+in-process (``pipeline.execute``). Chromium and Playwright: ``conftest.py``.
 """
 
 from __future__ import annotations
 
-import shutil
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_harness import CANVAS_PROBE, PASSWORD, SAMPLE_DIR, log_in, screenshot, set_range
 from django.contrib.auth import get_user_model
 
 from webapp.clips.services import clip_upload_create
 from webapp.projects.models import Membership, Project, Role
 from webapp.runs import pipeline, services, tasks
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-if not Path(CHROMIUM).exists():
-    pytest.skip("Debian chromium is not installed (apt install chromium)", allow_module_level=True)
-
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--enable-unsafe-swiftshader",
-    "--use-angle=swiftshader",
-]
-SAMPLE = Path(__file__).resolve().parents[1] / "data" / "games105" / "walk60.bvh"
-PASSWORD = "pw-browser-user"
-
-# Count the skeleton's blue pixels and hash the picture (the WebGL canvas keeps its
-# drawing buffer, so it can be copied into a 2-D canvas and read back).
-CANVAS_PROBE = """() => {
-  const source = document.querySelector('#viewer canvas');
-  const copy = document.createElement('canvas');
-  copy.width = source.width; copy.height = source.height;
-  const context = copy.getContext('2d');
-  context.drawImage(source, 0, 0);
-  const data = context.getImageData(0, 0, copy.width, copy.height).data;
-  let blue = 0, hash = 0;
-  for (let i = 0; i < data.length; i += 4) {
-    if (data[i + 2] > data[i] + 60 && data[i + 2] > 150) blue += 1;
-    hash = (hash * 31 + data[i] + 7 * data[i + 1] + 13 * data[i + 2]) % 1000000007;
-  }
-  return {blue, hash, width: copy.width, height: copy.height};
-}"""
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield launched
-        launched.close()
+SAMPLE = SAMPLE_DIR / "games105" / "walk60.bvh"
 
 
 @pytest.fixture
@@ -83,19 +38,11 @@ def processed_clip(transactional_db: None, settings: Any, tmp_path: Path, monkey
     return clip
 
 
-def _log_in(page: Any, base: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", "player")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{base}/")
-
-
 def _clip_page(browser: Any, base: str, clip: Any, errors: list[str]) -> Any:
     """A logged-in page on the clip (page errors collected in ``errors``)."""
     page = browser.new_page(viewport={"width": 1280, "height": 1100})
     page.on("pageerror", lambda error: errors.append(str(error)))
-    _log_in(page, base)
+    log_in(page, base, "player")
     page.goto(f"{base}/clips/{clip.pk}/")
     return page
 
@@ -121,6 +68,7 @@ def test_the_player_draws_the_skeleton_and_frames_change(
     assert page.locator("[data-readout]").inner_text().startswith("frame 30 / 181")
     later = page.evaluate(CANVAS_PROBE)
     assert later["hash"] != first["hash"] and later["blue"] > 200
+    screenshot(page, "player", "#viewer")
 
     page.keyboard.press(" ")  # play
     page.wait_for_timeout(500)
@@ -128,15 +76,6 @@ def test_the_player_draws_the_skeleton_and_frames_change(
     page.keyboard.press("k")  # pause
     assert page.locator("[data-play]").get_attribute("aria-pressed") == "false"
     assert not errors, errors
-
-
-def _set_range(page: Any, selector: str, value: float) -> None:
-    page.eval_on_selector(
-        selector,
-        "(el, v) => { el.value = String(v);"
-        " el.dispatchEvent(new Event('input', {bubbles: true})); }",
-        value,
-    )
 
 
 def test_curves_show_candidates_and_the_alpha_slider_rescores_them(
@@ -148,7 +87,7 @@ def test_curves_show_candidates_and_the_alpha_slider_rescores_them(
     before = int(page.locator("[data-curves]").get_attribute("data-candidates") or -1)
     assert before > 0
     assert page.locator("[data-summary]").inner_text().startswith("Best cut: frame ")
-    _set_range(page, "[data-alpha]", 0.9)
+    set_range(page, "[data-alpha]", 0.9)
     page.wait_for_function(
         f"document.querySelector('[data-curves]').dataset.candidates !== '{before}'",
         timeout=10_000,
@@ -192,6 +131,7 @@ def test_the_raw_motion_shows_as_a_ghost_with_the_skate_readout(
     page.wait_for_selector("#viewer[data-ghost-shown=true]", timeout=10_000)
     page.wait_for_timeout(300)
     with_ghost = page.evaluate(CANVAS_PROBE)
+    screenshot(page, "ghost", "#viewer")
     assert with_ghost["hash"] != alone["hash"]  # the grey skeleton is drawn over the blue one
     page.uncheck("[data-ghost]")
     page.wait_for_selector("#viewer[data-ghost-shown=false]")

@@ -76,3 +76,13 @@ test("a one-frame clip plays without dividing by zero", () => {
   assert.equal(p.frame, 0);
   assert.throws(() => new Playback(0, 30));
 });
+
+test("setLength keeps the time where it fits and clamps it where it does not", () => {
+  const p = new Playback(100, 10);
+  p.seek(40);
+  p.setLength(200);
+  assert.equal(p.frame, 40);
+  p.setLength(21);
+  assert.equal(p.frame, 20);
+  assert.throws(() => p.setLength(0));
+});

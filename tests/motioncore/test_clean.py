@@ -204,8 +204,12 @@ def test_a_leading_bind_pose_frame_is_dropped_with_a_warning() -> None:
     assert (report.frames_in, report.frames_out) == (take.num_frames + 1, take.num_frames)
     assert report.stages[0] == "bind pose"
     assert any("dropped 1 leading frame" in w and "2.50 m" in w for w in report.warnings)
+    assert report.leading_frames_dropped == 1
+    assert report.start_in_input_s == pytest.approx(1 / take.fps)
+    assert report.as_dict()["leading_frames_dropped"] == 1
     np.testing.assert_allclose(fk.positions(out), fk.positions(take), atol=1e-9)
     untouched, plain = clean.clean(take, footskate=False, outliers=False)
     assert plain.frames_out == take.num_frames and "bind pose" not in plain.stages
+    assert plain.leading_frames_dropped == 0 and plain.start_in_input_s == 0.0
     _, kept_report = clean.clean(clip, footskate=False, outliers=False, trim_bind_pose=False)
     assert kept_report.frames_out == clip.num_frames and untouched.num_frames == take.num_frames

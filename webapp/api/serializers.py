@@ -12,6 +12,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.authtoken.models import Token
 
+from webapp.clips.analysis import BLENDS, MEASURES
 from webapp.clips.models import Clip
 from webapp.clips.selectors import CLIP_ORDERINGS, DOWNLOADS, clip_downloads_ready, clip_latest_run
 from webapp.projects.models import Membership, Project, Role
@@ -211,8 +212,7 @@ class UploadSerializer(serializers.Serializer[dict[str, Any]]):
 
 # --- analysis and transitions --------------------------------------------------------------------
 
-METHODS = (("speed", "speed (m/s)"), ("energy", "kinetic energy (J/kg)"), ("pca", "PCA (m/s)"))
-BLENDS = (("crossfade", "crossfade (slerp)"), ("inertialize", "inertialization"))
+METHODS = MEASURES
 
 
 class AnalysisQuerySerializer(serializers.Serializer[dict[str, Any]]):

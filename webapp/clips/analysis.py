@@ -23,6 +23,10 @@ from webapp.projects.models import Role
 from webapp.projects.permissions import require_role
 
 FEATURE_CACHE_SIZE = 32
+MEASURES = (("speed", "speed (m/s)"), ("energy", "kinetic energy (J/kg)"), ("pca", "PCA (m/s)"))
+"""The momentum measures (value, label) the API, the pages and the forms offer."""
+BLENDS = (("crossfade", "crossfade (slerp)"), ("inertialize", "inertialization"))
+"""The transition blends (value, label)."""
 
 
 DEFAULT_PARAMETERS: dict[str, Any] = {"alpha": 0.6, "theta_max_deg": 75.0, "method": "speed"}

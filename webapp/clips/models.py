@@ -56,6 +56,12 @@ class ArtifactKind(models.TextChoices):
     ANALYSIS_FEATURES = "analysis_features", "Analysis features (.npz)"
     TRANSITION_BVH = "transition_bvh", "Transition clip (BVH)"
     TRANSITION_VIEWER = "transition_viewer", "Transition clip viewer arrays (JSON)"
+    TRANSITION_VIEWER_END = "transition_viewer_end", "End-of-clip cut viewer arrays (JSON)"
+    TRANSITION_VIEWER_FIXED70 = "transition_viewer_fixed70", "70 % cut viewer arrays (JSON)"
+    TRANSITION_VIEWER_THRESHOLD = (
+        "transition_viewer_threshold",
+        "Speed-threshold cut viewer arrays (JSON)",
+    )
     TRANSITION_REPORT = "transition_report", "Transition report (JSON)"
 
 

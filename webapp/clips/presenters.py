@@ -200,12 +200,17 @@ def _fraction_pct(fractions: Mapping[str, Any]) -> list[tuple[str, int]]:
     return [(name, round(100 * float(value))) for name, value in fractions.items()]
 
 
+def _count(n: int, noun: str) -> str:
+    """``"1 cycle"``, ``"3 cycles"``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _gait_line(gait: Mapping[str, Any]) -> str:
     if not gait.get("periodic"):
         return f"not periodic ({gait.get('reason') or 'no reason given'})"
     cycle, cadence = gait.get("cycle_s"), gait.get("cadence_steps_per_min")
     return (
-        f"periodic: {len(gait.get('cycles') or [])} cycles of {_number(cycle, 2, 's')}, "
+        f"periodic: {_count(len(gait.get('cycles') or []), 'cycle')} of {_number(cycle, 2, 's')}, "
         f"{_number(cadence, 0, 'steps/min')}"
     )
 

@@ -7,21 +7,15 @@ member of does not exist for them (404), as in the API.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
-from typing import Concatenate, ParamSpec
-
 from django import forms
 from django.conf import settings
-from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from webapp.clips import presenters
-from webapp.clips.analysis import analysis_parameters, clip_analysis_stored
+from webapp.clips.analysis import BLENDS, MEASURES, analysis_parameters, clip_analysis_stored
 from webapp.clips.models import ArtifactKind
 from webapp.clips.selectors import (
     clip_artifact_json,
@@ -30,45 +24,24 @@ from webapp.clips.selectors import (
     clip_latest_run,
     clip_list,
 )
-from webapp.core.errors import ServiceError
+from webapp.core.pages import CAMERA_PRESETS, page, page_user
 from webapp.projects.models import ROLE_RANK, Role
 from webapp.projects.permissions import require_role, role_of
 from webapp.projects.selectors import membership_list, project_get, project_list_with_role
 from webapp.projects.services import project_create
 from webapp.runs.selectors import run_list
-
-P = ParamSpec("P")
-PageView = Callable[Concatenate[HttpRequest, P], HttpResponse]
+from webapp.transitions.selectors import transition_list_for_clip, transition_targets
 
 
 class ProjectForm(forms.Form):
     name = forms.CharField(max_length=120, strip=True, label="Project name")
 
 
-def page(view: PageView[P]) -> PageView[P]:
-    """Log-in required; a :class:`ServiceError` renders ``error.html`` with its status."""
-
-    @wraps(view)
-    def wrapper(request: HttpRequest, /, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
-        try:
-            return view(request, *args, **kwargs)
-        except ServiceError as error:
-            context = {"message": error.message, "status": error.status}
-            return render(request, "error.html", context, status=error.status)
-
-    return login_required(wrapper)
-
-
-def _user(request: HttpRequest) -> User:
-    assert isinstance(request.user, User), "page() requires a logged-in user"
-    return request.user
-
-
 @require_GET
 @page
 def home(request: HttpRequest) -> HttpResponse:
     """My projects and the new-project form."""
-    context = {"projects": project_list_with_role(user=_user(request)), "form": ProjectForm()}
+    context = {"projects": project_list_with_role(user=page_user(request)), "form": ProjectForm()}
     return render(request, "pages/home.html", context)
 
 
@@ -78,9 +51,9 @@ def project_new(request: HttpRequest) -> HttpResponse:
     """Create a project (I become its owner) and open it."""
     form = ProjectForm(request.POST)
     if not form.is_valid():
-        context = {"projects": project_list_with_role(user=_user(request)), "form": form}
+        context = {"projects": project_list_with_role(user=page_user(request)), "form": form}
         return render(request, "pages/home.html", context, status=400)
-    project = project_create(user=_user(request), name=form.cleaned_data["name"])
+    project = project_create(user=page_user(request), name=form.cleaned_data["name"])
     return redirect("project", project_id=project.pk)
 
 
@@ -88,7 +61,7 @@ def project_new(request: HttpRequest) -> HttpResponse:
 @page
 def project_detail(request: HttpRequest, project_id: int) -> HttpResponse:
     """A project's clips (with their latest run) and members."""
-    user = _user(request)
+    user = page_user(request)
     project = project_get(user=user, project_id=project_id)
     role = require_role(project=project, user=user, role=Role.VIEWER)
     clips = clip_list(user=user, project_id=project_id)
@@ -107,7 +80,7 @@ def project_detail(request: HttpRequest, project_id: int) -> HttpResponse:
 @page
 def project_upload(request: HttpRequest, project_id: int) -> HttpResponse:
     """Drag-and-drop upload with progress (editors and owners)."""
-    user = _user(request)
+    user = page_user(request)
     project = project_get(user=user, project_id=project_id)
     require_role(project=project, user=user, role=Role.EDITOR)
     context = {
@@ -122,7 +95,7 @@ def project_upload(request: HttpRequest, project_id: int) -> HttpResponse:
 @page
 def clip_detail(request: HttpRequest, clip_id: int) -> HttpResponse:
     """A clip's validation report, downloads and runs."""
-    user = _user(request)
+    user = page_user(request)
     clip = clip_get(user=user, clip_id=clip_id)
     ready = clip_downloads_ready(clip)
     context = {
@@ -134,16 +107,15 @@ def clip_detail(request: HttpRequest, clip_id: int) -> HttpResponse:
         "viewer_url": presenters.viewer_url(clip, ready),
         "raw_viewer_url": presenters.viewer_url(clip, ready, "viewer-raw.json"),
         "skate": presenters.skate_readout(clip_artifact_json(clip, ArtifactKind.CLEAN_REPORT)),
-        "camera_presets": ("front", "side", "top", "follow"),
+        "camera_presets": CAMERA_PRESETS,
         "analysis_url": reverse("api:clip-analysis", args=[clip.pk]),
         "saved": analysis_parameters(clip, {}),
-        "measures": (
-            ("speed", "speed (m/s)"),
-            ("energy", "kinetic energy (J/kg)"),
-            ("pca", "PCA (m/s)"),
-        ),
+        "measures": MEASURES,
         "can_edit": ROLE_RANK[role_of(project=clip.project, user=user) or Role.VIEWER]
         >= ROLE_RANK[Role.EDITOR],
         "runs": run_list(user=user, project_id=clip.project_id).filter(clip=clip),
+        "transitions": transition_list_for_clip(clip=clip),
+        "targets": transition_targets(user=user, clip=clip),
+        "blends": BLENDS,
     }
     return render(request, "pages/clip.html", context)

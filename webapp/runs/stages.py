@@ -123,7 +123,9 @@ def clean_stage(context: Context, progress: Progress) -> None:
     progress(0.9, "Preparing the viewer arrays")
     viewer = json.dumps(export.viewer_arrays(cleaned), separators=(",", ":")).encode()
     save_artifact(context.run, ArtifactKind.VIEWER, "viewer.json", viewer)
-    raw = json.dumps(export.viewer_arrays(context.motion), separators=(",", ":")).encode()
+    # The raw clip's time at the cleaned clip's time 0 (leading bind-pose frames dropped).
+    raw_arrays = {**export.viewer_arrays(context.motion), "start_s": report.start_in_input_s}
+    raw = json.dumps(raw_arrays, separators=(",", ":")).encode()
     save_artifact(context.run, ArtifactKind.VIEWER_RAW, "viewer-raw.json", raw)
 
 
@@ -162,9 +164,20 @@ def analysis_parameters(parameters: dict[str, Any]) -> dict[str, Any]:
     return {key: parameters[key] for key in keys if parameters.get(key) is not None}
 
 
+TRANSITION_VIEWER_KINDS: dict[transition.CutMethod, ArtifactKind] = {
+    "mtp": ArtifactKind.TRANSITION_VIEWER,
+    "end": ArtifactKind.TRANSITION_VIEWER_END,
+    "fixed70": ArtifactKind.TRANSITION_VIEWER_FIXED70,
+    "threshold": ArtifactKind.TRANSITION_VIEWER_THRESHOLD,
+}
+"""Cut method → the artifact holding its transition clip's viewer arrays (all four are
+stored so that the transition page can play any two side by side)."""
+
+
 def transition_stage(context: Context, progress: Progress) -> None:
     """Build the transition from the run's clip (A) into ``parameters["clip_b"]``: the
-    comparison of MTP with the baselines, the transition clip and its viewer arrays."""
+    comparison of MTP with the baselines, the transition clip (MTP's) and the viewer
+    arrays of every cut method's transition."""
     parameters = context.run.parameters
     clip_b = Clip.objects.filter(pk=parameters.get("clip_b")).first()
     if clip_b is None:
@@ -193,8 +206,12 @@ def transition_stage(context: Context, progress: Progress) -> None:
     save_artifact(
         context.run, ArtifactKind.TRANSITION_BVH, "transition.bvh", bvh.dump(chosen).encode()
     )
-    viewer = json.dumps(export.viewer_arrays(chosen), separators=(",", ":")).encode()
-    save_artifact(context.run, ArtifactKind.TRANSITION_VIEWER, "transition-viewer.json", viewer)
+    progress(0.85, "Writing the viewer arrays of every cut")
+    for method, kind in TRANSITION_VIEWER_KINDS.items():
+        clip = comparison.transitions[method].clip
+        viewer = json.dumps(export.viewer_arrays(clip), separators=(",", ":")).encode()
+        name = "transition-viewer.json" if method == "mtp" else f"transition-viewer-{method}.json"
+        save_artifact(context.run, kind, name, viewer)
     save_artifact(
         context.run, ArtifactKind.TRANSITION_REPORT, "transition.json", json.dumps(report).encode()
     )

@@ -8,8 +8,8 @@ from pathlib import PurePosixPath
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 
-from webapp.clips.models import Artifact, ArtifactKind
-from webapp.clips.selectors import Download, download_of
+from webapp.clips.models import Artifact, ArtifactKind, Clip
+from webapp.clips.selectors import Download, clip_list, download_of
 from webapp.core.errors import NotFound
 from webapp.projects.selectors import project_get, project_list
 from webapp.runs.models import Status
@@ -18,7 +18,10 @@ from webapp.transitions.models import Transition
 TRANSITION_DOWNLOADS: dict[str, ArtifactKind] = {
     "transition.bvh": ArtifactKind.TRANSITION_BVH,
     "transition.json": ArtifactKind.TRANSITION_REPORT,
-    "viewer.json": ArtifactKind.TRANSITION_VIEWER,
+    "viewer.json": ArtifactKind.TRANSITION_VIEWER,  # the MTP cut
+    "viewer-end.json": ArtifactKind.TRANSITION_VIEWER_END,
+    "viewer-fixed70.json": ArtifactKind.TRANSITION_VIEWER_FIXED70,
+    "viewer-threshold.json": ArtifactKind.TRANSITION_VIEWER_THRESHOLD,
 }
 """Download name → artifact kind of the transition's run."""
 
@@ -71,3 +74,38 @@ def transition_download_get(
     a, b = PurePosixPath(transition.clip_a.name), PurePosixPath(transition.clip_b.name)
     stem = f"{a.stem}-to-{b.stem}"
     return download_of(artifact.file, f"{stem}.{name}")
+
+
+def transition_list_for_clip(*, clip: Clip) -> QuerySet[Transition]:
+    """Transitions out of or into ``clip`` (fetched with :func:`clip_get`, so visible to
+    the user), newest first."""
+    from_or_into = Transition.objects.filter(clip_a=clip) | Transition.objects.filter(clip_b=clip)
+    return _related(from_or_into.filter(project_id=clip.project_id))
+
+
+def transition_targets(*, user: User | AnonymousUser, clip: Clip) -> list[tuple[Clip, str]]:
+    """The project's other clips with why each cannot follow ``clip`` (``""`` when it can:
+    same skeleton up to joint order, see :func:`skeleton_mismatch`), newest first."""
+    others = clip_list(user=user, project_id=clip.project_id).exclude(pk=clip.pk)
+    return [(other, skeleton_mismatch(clip, other)) for other in others]
+
+
+def skeleton_mismatch(clip_a: Clip, clip_b: Clip) -> str:
+    """Why two clips' skeletons differ beyond joint order (for people), ``""`` if they
+    match: every joint name once in each, with the same parent name."""
+    joints_a, joints_b = _joints(clip_a), _joints(clip_b)
+    if len(joints_a) != len(joints_b):
+        return f"{len(joints_a)} joints against {len(joints_b)}."
+    for name, parent in joints_a.items():
+        if name not in joints_b:
+            return f"joint {name!r} of clip {clip_a.pk} is not in clip {clip_b.pk}."
+        if joints_b[name] != parent:
+            return (
+                f"joint {name!r} hangs from {parent!r} in one and {joints_b[name]!r} in the other."
+            )
+    return ""
+
+
+def _joints(clip: Clip) -> dict[str, str | None]:
+    """Joint name → parent name, from the clip's validation report."""
+    return {str(row["name"]): row["parent"] for row in clip.report.get("joint_list", [])}

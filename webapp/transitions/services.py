@@ -12,7 +12,6 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from webapp.clips.models import Clip
 from webapp.clips.selectors import clip_get
 from webapp.core.errors import ServiceError
 from webapp.projects.models import Role
@@ -20,6 +19,7 @@ from webapp.projects.permissions import require_role
 from webapp.runs.models import Run
 from webapp.runs.services import run_lock_owned, run_start
 from webapp.transitions.models import Transition
+from webapp.transitions.selectors import skeleton_mismatch
 
 TRANSITION_STAGES = ("transition",)
 
@@ -54,27 +54,6 @@ def transition_create(
             run=run,
             created_by=user,
         )
-
-
-def skeleton_mismatch(clip_a: Clip, clip_b: Clip) -> str:
-    """Why two clips' skeletons differ beyond joint order (for people), ``""`` if they
-    match: every joint name once in each, with the same parent name."""
-    joints_a, joints_b = _joints(clip_a), _joints(clip_b)
-    if len(joints_a) != len(joints_b):
-        return f"{len(joints_a)} joints against {len(joints_b)}."
-    for name, parent in joints_a.items():
-        if name not in joints_b:
-            return f"joint {name!r} of clip {clip_a.pk} is not in clip {clip_b.pk}."
-        if joints_b[name] != parent:
-            return (
-                f"joint {name!r} hangs from {parent!r} in one and {joints_b[name]!r} in the other."
-            )
-    return ""
-
-
-def _joints(clip: Clip) -> dict[str, str | None]:
-    """Joint name → parent name, from the clip's validation report."""
-    return {str(row["name"]): row["parent"] for row in clip.report.get("joint_list", [])}
 
 
 def transition_record_result(*, run: Run, result: dict[str, Any]) -> None:

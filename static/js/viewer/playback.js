@@ -72,6 +72,14 @@ export class Playback {
     this.setSpeed(SPEEDS[next]);
   }
 
+  /** Change the number of frames (≥ 1), keeping the time where it still fits. */
+  setLength(frames) {
+    if (!(frames >= 1)) throw new Error(`bad length: ${frames} frames`);
+    this.frames = frames;
+    this.time = Math.min(this.time, this.duration);
+    this.emit();
+  }
+
   /** Show frame `frame` (clamped), and pause. */
   seek(frame) {
     const f = Math.min(this.frames - 1, Math.max(0, Math.round(frame)));

@@ -1,0 +1,86 @@
+"""What the browser tests share: Debian Chromium's flags, the canvas probe, logging in.
+
+Needs Debian's ``chromium`` and the ``playwright`` package (CI installs both; the tests
+skip with the reason when either is missing; see ``conftest.py``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--enable-unsafe-swiftshader",
+    "--use-angle=swiftshader",
+]
+SAMPLE_DIR = Path(__file__).resolve().parents[1] / "data"
+PASSWORD = "pw-browser-user"
+
+# Count the blue (left / single skeleton) and orange (right skeleton) pixels of the
+# canvas matching `selector` and hash the picture (the WebGL canvas keeps its drawing
+# buffer, so it can be copied into a 2-D canvas and read back).
+CANVAS_PROBE = """(selector) => {
+  const source = document.querySelector(selector || '#viewer canvas');
+  const copy = document.createElement('canvas');
+  copy.width = source.width; copy.height = source.height;
+  const context = copy.getContext('2d');
+  context.drawImage(source, 0, 0);
+  const data = context.getImageData(0, 0, copy.width, copy.height).data;
+  let blue = 0, orange = 0, hash = 0;
+  for (let i = 0; i < data.length; i += 4) {
+    if (data[i + 2] > data[i] + 60 && data[i + 2] > 150) blue += 1;
+    if (data[i] > 180 && data[i] > data[i + 2] + 90 && data[i + 1] > 90) orange += 1;
+    hash = (hash * 31 + data[i] + 7 * data[i + 1] + 13 * data[i + 2]) % 1000000007;
+  }
+  return {blue, orange, hash, width: copy.width, height: copy.height};
+}"""
+
+
+def log_in(page: Any, base: str, username: str) -> None:
+    """Log in through the login form and land on the home page."""
+    page.goto(f"{base}/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{base}/")
+
+
+def set_range(page: Any, selector: str, value: float) -> None:
+    """Move a range input to ``value`` as a user would (an ``input`` event)."""
+    page.eval_on_selector(
+        selector,
+        "(el, v) => { el.value = String(v);"
+        " el.dispatchEvent(new Event('input', {bubbles: true})); }",
+        value,
+    )
+
+
+SCREENSHOTS_ENV = "KINETOGRAPH_SCREENSHOTS"
+
+
+def screenshot(page: Any, name: str, selector: str | None = None) -> None:
+    """Save ``name``.png of the page (or of ``selector``) into the folder named by
+    ``$KINETOGRAPH_SCREENSHOTS`` (how ``docs/screenshots/`` is made); nothing without it:
+
+        KINETOGRAPH_SCREENSHOTS=docs/screenshots scripts/test tests/browser
+    """
+    folder = os.environ.get(SCREENSHOTS_ENV)
+    if not folder:
+        return
+    path = Path(folder) / f"{name}.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if selector is None:
+        page.screenshot(path=str(path), full_page=True)
+    else:
+        page.locator(selector).screenshot(path=str(path))

@@ -1,0 +1,226 @@
+"""The transition pages: the clip page's "Transitions" card and form, the transition page
+(run status, the comparison table, the compare player's sources, downloads), who may do
+what, and the presenters behind them.
+
+Real clips (GAMES-105 walk and run, same skeleton; CMU 131_02, another skeleton) go
+through the real pipeline in-process; broker messages are recorded, not sent.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import AbstractUser, User
+from django.test import Client
+from django.urls import reverse
+
+from conftest import SAMPLES
+from webapp.clips.models import ArtifactKind, Clip
+from webapp.clips.selectors import clip_artifact_json
+from webapp.clips.services import clip_upload_create
+from webapp.projects.models import Project
+from webapp.runs import pipeline, services, tasks
+from webapp.runs.models import Status
+from webapp.transitions import presenters
+from webapp.transitions.models import Transition
+
+WALK = SAMPLES / "games105" / "walk_forward.bvh"
+RUN = SAMPLES / "games105" / "run_forward.bvh"
+CMU = SAMPLES / "cmu-bvh11" / "131_02.bvh"
+FORM = {"alpha": "0.6", "theta_max_deg": "75", "method": "speed", "blend": "crossfade"}
+
+
+@pytest.fixture(autouse=True)
+def _quiet_worker(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """No heartbeat thread and no broker: record the run ids instead."""
+    monkeypatch.setattr(services, "heartbeat_interval_s", lambda: 3600.0)
+    sent: list[int] = []
+    monkeypatch.setattr(tasks.run_pipeline, "delay", sent.append)
+    return sent
+
+
+def _client(user: AbstractUser) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def _processed(project: Project, user: AbstractUser, path: Any) -> Clip:
+    assert isinstance(user, User)
+    clip = clip_upload_create(
+        project=project, user=user, name=path.name, data=path.read_bytes()
+    ).clip
+    pipeline.execute(run_id=clip.runs.get().pk)
+    return clip
+
+
+@pytest.fixture
+def clips(
+    project: Project, members: dict[str, AbstractUser], media_root: object
+) -> dict[str, Clip]:
+    editor = members["editor"]
+    return {
+        name: _processed(project, editor, path) for name, path in (("walk", WALK), ("run", RUN))
+    }
+
+
+def _sources(html: str) -> dict[str, Any]:
+    found = re.search(r'<script id="compare-sources" type="application/json">(.*?)</script>', html)
+    assert found, "the page has no compare sources"
+    return dict(json.loads(found.group(1)))
+
+
+def test_the_clip_page_offers_a_transition_form_to_editors(
+    clips: dict[str, Clip], members: dict[str, AbstractUser], project: Project
+) -> None:
+    cmu = _processed(project, members["editor"], CMU)
+    page = _client(members["editor"]).get(reverse("clip", args=[clips["walk"].pk])).content
+    html = page.decode()
+    assert "data-transition-form" in html
+    assert f'<option value="{clips["run"].pk}">run_forward.bvh</option>' in html
+    # Another skeleton is listed but cannot be chosen, and says why.
+    disabled = re.search(rf'<option value="{cmu.pk}" disabled title="([^"]+)">', html)
+    assert disabled and "joints" in disabled.group(1)
+    viewer_page = _client(members["viewer"]).get(reverse("clip", args=[clips["walk"].pk]))
+    assert b"data-transition-form" not in viewer_page.content
+    assert b"No transitions yet." in viewer_page.content
+
+
+def test_the_form_starts_a_transition_whose_page_shows_progress_then_the_comparison(
+    clips: dict[str, Clip],
+    members: dict[str, AbstractUser],
+    _quiet_worker: list[int],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    client = _client(members["editor"])
+    walk, run = clips["walk"], clips["run"]
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("transition-new", args=[walk.pk]),
+            {**FORM, "clip_b": run.pk, "blend_s": "0.1"},
+        )
+    transition = Transition.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("transition", args=[transition.pk])
+    assert transition.parameters == {
+        "alpha": 0.6,
+        "theta_max_deg": 75.0,
+        "method": "speed",
+        "blend_s": 0.1,
+        "blend": "crossfade",
+    }
+    assert _quiet_worker[-1] == transition.run.pk  # queued for a worker
+
+    waiting = client.get(response["Location"]).content.decode()
+    assert 'data-status="queued"' in waiting and "data-reload-when-runs-finish" in waiting
+    assert "compare-sources" not in waiting  # nothing to play yet
+
+    pipeline.execute(run_id=transition.run.pk)
+    transition.refresh_from_db()
+    assert transition.run.status == Status.SUCCEEDED, transition.run.error
+    html = client.get(response["Location"]).content.decode()
+    assert len(re.findall(r'<tr data-method="(\w+)">', html)) == 4
+    assert "α 0.6, θ_max 75.0°, speed, crossfade over 0.1 s" in html
+    sources = _sources(html)
+    assert list(sources) == ["mtp", "end", "fixed70", "threshold"]
+    for method, source in sources.items():
+        arrays = json.loads(b"".join(client.get(source["url"]).streaming_content))  # type: ignore[attr-defined]
+        layout = source["layout"]
+        assert arrays["frames"] == layout["frames"], method
+        assert layout["blend_start_frame"] <= layout["blend_stop_frame"] <= layout["frames"]
+        cut = transition.result["metrics"][method]["cut_frame"]
+        assert layout["cut_frame"] == cut
+    # Every download is linked.
+    for name in ("transition.bvh", "transition.json", "viewer-end.json"):
+        assert reverse("api:transition-download", args=[transition.pk, name]) in html
+    listed = client.get(reverse("clip", args=[run.pk])).content.decode()
+    assert reverse("transition", args=[transition.pk]) in listed  # B's page lists it too
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"alpha": "2"}, "less than or equal to 1"),
+        ({"method": "velocity"}, "Select a valid choice"),
+        ({"clip_b": ""}, "Clip B"),
+    ],
+)
+def test_bad_form_input_is_a_400_page_and_starts_nothing(
+    clips: dict[str, Clip], members: dict[str, AbstractUser], change: dict[str, str], message: str
+) -> None:
+    data = {**FORM, "clip_b": str(clips["run"].pk), "blend_s": "0.12", **change}
+    response = _client(members["editor"]).post(
+        reverse("transition-new", args=[clips["walk"].pk]), data
+    )
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert not Transition.objects.exists()
+
+
+def test_other_skeletons_viewers_and_outsiders_are_refused(
+    clips: dict[str, Clip], members: dict[str, AbstractUser], project: Project
+) -> None:
+    cmu = _processed(project, members["editor"], CMU)
+    url = reverse("transition-new", args=[clips["walk"].pk])
+    data = {**FORM, "blend_s": "0.12"}
+    other = _client(members["editor"]).post(url, {**data, "clip_b": cmu.pk})
+    assert other.status_code == 400 and b"different skeletons" in other.content
+    viewer = _client(members["viewer"]).post(url, {**data, "clip_b": clips["run"].pk})
+    assert viewer.status_code == 403
+    outsider = _client(members["outsider"]).post(url, {**data, "clip_b": clips["run"].pk})
+    assert outsider.status_code == 404
+    assert not Transition.objects.exists()
+    assert _client(members["editor"]).get(url).status_code == 405
+
+
+def test_the_transition_page_is_for_members_only(
+    clips: dict[str, Clip], members: dict[str, AbstractUser]
+) -> None:
+    _client(members["editor"]).post(
+        reverse("transition-new", args=[clips["walk"].pk]),
+        {**FORM, "clip_b": clips["run"].pk, "blend_s": "0.12"},
+    )
+    url = reverse("transition", args=[Transition.objects.get().pk])
+    assert _client(members["viewer"]).get(url).status_code == 200
+    assert _client(members["outsider"]).get(url).status_code == 404
+    assert Client().get(url).status_code == 302  # to the log-in page
+
+
+def test_the_raw_viewer_arrays_say_where_the_cleaned_clip_starts(clips: dict[str, Clip]) -> None:
+    raw = clip_artifact_json(clips["walk"], ArtifactKind.VIEWER_RAW)
+    assert raw is not None and raw["start_s"] == 0.0  # nothing trimmed from this take
+
+
+# --- presenters ----------------------------------------------------------------------------
+
+
+def test_comparison_rows_mark_each_columns_best_and_tolerate_gaps() -> None:
+    metric = {
+        "velocity_continuity": 0.1,
+        "momentum_retention": 0.8,
+        "energy_loss": 0.2,
+        "foot_skate_cm_per_frame": None,
+        "pose_discontinuity_m": 0.05,
+        "max_joint_acceleration_m_per_s2": 40.0,
+        "cut_frame": 10,
+        "entry_frame": 3,
+    }
+    worse = {**metric, "velocity_continuity": 0.3, "momentum_retention": 0.5, "cut_frame": 50}
+    result = {
+        "metrics": {"end": worse, "mtp": metric},
+        "methods": {"end": {"cut": {"frame": 50, "time_s": 0.5, "reason": "fell back"}}},
+    }
+    rows = presenters.comparison_rows(result)
+    assert [r.method for r in rows] == ["mtp", "end"]  # the table's order, not the report's
+    mtp, end = rows
+    assert mtp.cells[0] == presenters.Cell("0.100", True)
+    assert end.cells[0] == presenters.Cell("0.300", False)
+    assert mtp.cells[1].best and not end.cells[1].best  # higher retention is better
+    assert mtp.cells[3] == presenters.Cell("—", False)  # no skate measured
+    assert mtp.cells[2].best and end.cells[2].best  # a tie marks both
+    assert (end.cut, end.note) == ("50 · 0.50 s", "fell back")
+    assert mtp.cut == "10"  # no time without the methods section
+    assert presenters.comparison_rows({}) == []

@@ -1,0 +1,72 @@
+"""Transition pages: start one from a clip's page (a form), and the transition page
+(the comparison table, the compare player, downloads). Views are thin: the form is
+checked here, everything else goes through selectors, presenters and services."""
+
+from __future__ import annotations
+
+from django import forms
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from webapp.clips.analysis import BLENDS, MEASURES
+from webapp.core.pages import CAMERA_PRESETS, error_page, page, page_user
+from webapp.transitions import presenters
+from webapp.transitions.models import Transition
+from webapp.transitions.selectors import transition_downloads_ready, transition_get
+from webapp.transitions.services import transition_create
+
+
+class TransitionForm(forms.Form):
+    """The clip page's "Transition into…" form (the same ranges as the API's)."""
+
+    clip_b = forms.IntegerField(min_value=1, label="Clip B")
+    alpha = forms.FloatField(min_value=0.05, max_value=1.0, initial=0.6)
+    theta_max_deg = forms.FloatField(min_value=0.0, max_value=180.0, initial=75.0)
+    method = forms.ChoiceField(choices=MEASURES, initial="speed")
+    blend_s = forms.FloatField(min_value=0.0, max_value=2.0, initial=0.12, label="Blend (s)")
+    blend = forms.ChoiceField(choices=BLENDS, initial="crossfade")
+
+
+def _form_errors(form: TransitionForm) -> str:
+    return " ".join(
+        f"{form.fields[name].label or name}: {' '.join(str(e) for e in errors)}"
+        for name, errors in form.errors.items()
+    )
+
+
+@require_POST
+@page
+def transition_new(request: HttpRequest, clip_id: int) -> HttpResponse:
+    """Queue the transition from this clip into the chosen clip B, then show it."""
+    form = TransitionForm(request.POST)
+    if not form.is_valid():
+        return error_page(request, f"The transition was not started. {_form_errors(form)}", 400)
+    data = dict(form.cleaned_data)
+    clip_b = data.pop("clip_b")
+    created = transition_create(
+        user=page_user(request), clip_a_id=clip_id, clip_b_id=clip_b, parameters=data
+    )
+    return redirect("transition", transition_id=created.pk)
+
+
+@require_GET
+@page
+def transition_detail(request: HttpRequest, transition_id: int) -> HttpResponse:
+    """The comparison of MTP with the baselines and the players (once the run succeeded)."""
+    transition: Transition = transition_get(user=page_user(request), transition_id=transition_id)
+    ready = transition_downloads_ready(transition)
+    context = {
+        "transition": transition,
+        "project": transition.project,
+        "run": transition.run,
+        "parameters": presenters.parameters_line(transition.parameters),
+        "columns": presenters.COLUMNS,
+        "rows": presenters.comparison_rows(transition.result or {}),
+        "result": transition.result or {},
+        "sources": presenters.player_sources(transition, ready),
+        "engine": presenters.engine_facts((transition.result or {}).get("engine") or {}),
+        "downloads": presenters.downloads(transition, ready),
+        "camera_presets": CAMERA_PRESETS,
+    }
+    return render(request, "pages/transition.html", context)
