@@ -21,6 +21,7 @@ const ui = {
   presets: root ? [...root.querySelectorAll("[data-preset]")] : [],
   curves: root?.querySelector("[data-curves]"),
   ghost: root?.querySelector("[data-ghost]"),
+  body: root?.querySelector("[data-body]"),
 };
 const state = {
   stage: null, skeleton: null, ghost: null, playback: null, controls: null, panel: null,
@@ -30,7 +31,10 @@ const state = {
 function showFrame() {
   const { playback, skeleton, stage } = state;
   skeleton.update(playback.frame);
-  state.ghost?.view.update(Math.round((playback.time + state.ghost.startS) * state.ghost.fps));
+  if (state.ghost) {
+    state.ghost.view.update(Math.round((playback.time + state.ghost.startS) * state.ghost.fps));
+    root.dataset.ghostFrame = String(state.ghost.view.frame);
+  }
   stage.track(skeleton.jointPosition(playback.frame, state.hips, new THREE.Vector3()));
   state.controls.show();
   state.panel?.update(playback.frame);
@@ -187,6 +191,10 @@ async function init() {
   root.dataset.ready = "true";
   window.addEventListener("resize", () => state.stage.resize());
   ui.ghost?.addEventListener("change", () => toggleGhost(ui.ghost.checked));
+  ui.body?.addEventListener("change", () => {
+    state.skeleton.showBody(ui.body.checked);
+    root.dataset.bodyShown = String(ui.body.checked);
+  });
   if (ui.curves) initCurves(ui.curves, state.playback).then(() => state.panel.update(state.playback.frame));
   requestAnimationFrame(animate);
 }

@@ -29,6 +29,7 @@ const ui = {
   modes: root ? [...root.querySelectorAll("[data-mode-choice]")] : [],
   toggle: q("[data-toggle]"),
   alignCut: q("[data-align-cut]"),
+  body: q("[data-body]"),
   timeline: q("[data-timeline]"),
   presets: root ? [...root.querySelectorAll("[data-preset]")] : [],
 };
@@ -66,6 +67,7 @@ async function choose(index, method) {
     old.view.dispose();
   }
   const view = new SkeletonView(arrays, { color: COLORS[index] });
+  view.showBody(ui.body.checked);
   state.sides[index] = {
     method, arrays, view, hips: travellingRoot(arrays), layout: sources[method].layout,
   };
@@ -186,6 +188,10 @@ function bind() {
   for (const radio of ui.modes) radio.addEventListener("change", () => setMode(radio.value));
   ui.toggle.addEventListener("click", switchSides);
   ui.alignCut.addEventListener("change", retime);
+  ui.body.addEventListener("change", () => {
+    for (const side of state.sides) side?.view.showBody(ui.body.checked);
+    root.dataset.bodyShown = String(ui.body.checked);
+  });
   for (const button of ui.presets) {
     button.addEventListener("click", () => {
       state.stages.forEach((stage) => stage.preset(button.dataset.preset, stage.target));

@@ -20,22 +20,34 @@ from webapp.projects.models import Membership, Project, Role
 from webapp.runs import pipeline, services, tasks
 
 SAMPLE = SAMPLE_DIR / "games105" / "walk60.bvh"
+ICLONE_WITH_BIND_POSE = Path("bvh") / "cmu-iclone" / "007_05.bvh"
 
 
 @pytest.fixture
-def processed_clip(transactional_db: None, settings: Any, tmp_path: Path, monkeypatch: Any) -> Any:
-    """walk60 uploaded by an owner and run through ingest → clean → analyze."""
+def process(transactional_db: None, settings: Any, tmp_path: Path, monkeypatch: Any) -> Any:
+    """``process(path)``: the clip uploaded by an owner ("player") of a new project and
+    run through ingest → clean → analyze."""
     settings.MEDIA_ROOT = str(tmp_path / "media")
     monkeypatch.setattr(services, "heartbeat_interval_s", lambda: 3600.0)
     monkeypatch.setattr(tasks.run_pipeline, "delay", lambda run_id: None)
     user = get_user_model().objects.create_user(username="player", password=PASSWORD)
     project = Project.objects.create(name="Browser")
     Membership.objects.create(project=project, user=user, role=Role.OWNER)
-    clip = clip_upload_create(
-        project=project, user=user, name=SAMPLE.name, data=SAMPLE.read_bytes()
-    ).clip
-    pipeline.execute(run_id=clip.runs.get().pk)
-    return clip
+
+    def processed(path: Path) -> Any:
+        clip = clip_upload_create(
+            project=project, user=user, name=path.name, data=path.read_bytes()
+        ).clip
+        pipeline.execute(run_id=clip.runs.get().pk)
+        return clip
+
+    return processed
+
+
+@pytest.fixture
+def processed_clip(process: Any) -> Any:
+    """walk60 (GAMES-105), processed."""
+    return process(SAMPLE)
 
 
 def _clip_page(browser: Any, base: str, clip: Any, errors: list[str]) -> Any:
@@ -69,6 +81,17 @@ def test_the_player_draws_the_skeleton_and_frames_change(
     later = page.evaluate(CANVAS_PROBE)
     assert later["hash"] != first["hash"] and later["blue"] > 200
     screenshot(page, "player", "#viewer")
+
+    page.check("input[data-body]")  # capsules along the bones
+    page.wait_for_selector("#viewer[data-body-shown=true]")
+    page.wait_for_timeout(200)
+    body = page.evaluate(CANVAS_PROBE)
+    assert body["blue"] > 2 * later["blue"], (body, later)
+    screenshot(page, "player-body", "#viewer")
+    page.uncheck("input[data-body]")
+    page.wait_for_timeout(200)
+    assert page.evaluate(CANVAS_PROBE)["hash"] == later["hash"]
+    page.locator("#viewer").focus()
 
     page.keyboard.press(" ")  # play
     page.wait_for_timeout(500)
@@ -131,10 +154,40 @@ def test_the_raw_motion_shows_as_a_ghost_with_the_skate_readout(
     page.wait_for_selector("#viewer[data-ghost-shown=true]", timeout=10_000)
     page.wait_for_timeout(300)
     with_ghost = page.evaluate(CANVAS_PROBE)
-    screenshot(page, "ghost", "#viewer")
     assert with_ghost["hash"] != alone["hash"]  # the grey skeleton is drawn over the blue one
     page.uncheck("[data-ghost]")
     page.wait_for_selector("#viewer[data-ghost-shown=false]")
     page.wait_for_timeout(300)
     assert page.evaluate(CANVAS_PROBE)["hash"] == alone["hash"]
+    assert not errors, errors
+
+
+@pytest.fixture
+def iclone_clip(process: Any, shared_data: Path) -> Any:
+    """An iClone CMU retarget (~100 joints) opening with a bind pose, processed."""
+    return process(shared_data / ICLONE_WITH_BIND_POSE)
+
+
+def test_the_ghost_starts_where_the_cleaned_take_starts(
+    live_server: Any, iclone_clip: Any, browser: Any
+) -> None:
+    """iClone's CMU retargets open with a bind pose 2 m away that cleaning drops: the
+    ghost (the raw motion) must be shown from the take's first frame, not the T-pose.
+    (Playwright's loop runs once ``browser`` is set up: the ORM is used before it.)"""
+    clip = iclone_clip
+    errors: list[str] = []
+    page = _clip_page(browser, live_server.url, clip, errors)
+    page.wait_for_selector("#viewer[data-ready=true]", timeout=30_000)
+    page.check("[data-ghost]")
+    page.wait_for_selector("#viewer[data-ghost-shown=true]", timeout=30_000)
+    viewer = page.locator("#viewer")
+    assert viewer.get_attribute("data-ghost-frame") == "1"  # raw frame 0 is the bind pose
+    viewer.focus()
+    page.keyboard.press("Shift+ArrowRight")
+    assert viewer.get_attribute("data-ghost-frame") == "11"
+    page.click("[data-preset=follow]")
+    page.locator("[data-canvas] canvas").hover()
+    page.mouse.wheel(0, -400)  # closer: the raw and cleaned legs differ by millimetres
+    page.wait_for_timeout(400)
+    screenshot(page, "ghost", "#viewer")
     assert not errors, errors

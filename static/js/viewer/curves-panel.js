@@ -29,6 +29,11 @@ const HIT_RADIUS_PX = 7;
  * @property {number} best the chosen cut, -1 for none
  */
 
+/** The unit of a rate of change: "m/s" → "m/s²", "J/kg" → "J/kg/s". */
+function perSecond(unit) {
+  return unit.endsWith("/s") ? `${unit}²` : `${unit}/s`;
+}
+
 export class CurvesPanel {
   /**
    * @param {HTMLElement} container
@@ -289,7 +294,7 @@ export class CurvesPanel {
       `frame ${c.frame} · ${(c.frame / this.data.fps).toFixed(3)} s · ${c.value.toFixed(3)} ${this.data.unit}`,
       line("retention", "retention", ""),
       line("direction", "direction", "°"),
-      line("deceleration", "deceleration", ` ${this.data.unit}/s`),
+      line("deceleration", "deceleration", ` ${perSecond(this.data.unit)}`),
       line("to extremum", "non_extremum", " s"),
     ].join("\n");
     const box = this.overlay.getBoundingClientRect();

@@ -4,11 +4,21 @@
 //
 // Arrays (metres, Y up): `positions` flat [frames × joints × 3] world positions,
 // `parents` [joints] (-1 for roots), `end_site` [joints] booleans.
+//
+// The optional body (`showBody(true)`) is a capsule per bone: an instanced cylinder
+// from parent to child and an instanced sphere of the same radius at each end, the
+// radius a third of the bone's length within [BODY_MIN_RADIUS_M, BODY_MAX_RADIUS_M].
+// Bones longer than BODY_MAX_BONE_M (no human bone is; a carrier root on the ground
+// hanging the hips a metre above it is) get no capsule.
 
 import * as THREE from "three";
 
 const JOINT_RADIUS_M = 0.025;
 const END_SITE_RADIUS_M = 0.012;
+const BODY_MIN_RADIUS_M = 0.01;
+const BODY_MAX_RADIUS_M = 0.055;
+const BODY_MAX_BONE_M = 0.6;
+const UP = new THREE.Vector3(0, 1, 0);
 
 export class SkeletonView {
   /**
@@ -48,8 +58,69 @@ export class SkeletonView {
     this.lines.frustumCulled = false;
     this.group.add(this.jointMesh, this.lines);
     this.matrix = new THREE.Matrix4();
+    this.body = null;
     this.frame = -1;
     this.update(0);
+  }
+
+  /** Show or hide the capsule body (built on first use). */
+  showBody(visible) {
+    if (visible && !this.body) this.body = this.makeBody();
+    if (this.body) this.body.group.visible = visible;
+    const frame = this.frame;
+    this.frame = -1;
+    this.update(frame);
+  }
+
+  /** Instanced cylinders (one per bone) and spheres (two per bone), radii from the
+   * first frame's bone lengths (rigid bones: the same on every frame). */
+  makeBody() {
+    const group = new THREE.Group();
+    group.name = "body";
+    const material = this.material.clone();
+    material.opacity = Math.min(1, this.material.opacity * 0.85);
+    material.transparent = true;
+    const cylinder = new THREE.CylinderGeometry(1, 1, 1, 14, 1, true).translate(0, 0.5, 0);
+    const n = this.bones.length;
+    const limbs = new THREE.InstancedMesh(cylinder, material, n);
+    const ends = new THREE.InstancedMesh(this.sphere, material, 2 * n);
+    const radii = new Float32Array(n);
+    const a = new THREE.Vector3();
+    const b = new THREE.Vector3();
+    this.bones.forEach((child, i) => {
+      const length = this.jointPosition(0, this.parents[child], a).distanceTo(this.jointPosition(0, child, b));
+      radii[i] = length > BODY_MAX_BONE_M
+        ? 0
+        : Math.min(BODY_MAX_RADIUS_M, Math.max(BODY_MIN_RADIUS_M, length / 3));
+    });
+    for (const mesh of [limbs, ends]) mesh.frustumCulled = false;
+    group.add(limbs, ends);
+    this.group.add(group);
+    return {
+      group, limbs, ends, radii, material, cylinder,
+      a, b, direction: new THREE.Vector3(), rotation: new THREE.Quaternion(), scale: new THREE.Vector3(),
+    };
+  }
+
+  /** Pose the body's capsules at the frame whose positions start at `base`. */
+  updateBody(base) {
+    const { limbs, ends, radii, a, b, direction, rotation, scale } = this.body;
+    const p = this.positions;
+    this.bones.forEach((child, i) => {
+      const from = base + this.parents[child] * 3;
+      const to = base + child * 3;
+      a.set(p[from], p[from + 1], p[from + 2]);
+      b.set(p[to], p[to + 1], p[to + 2]);
+      direction.subVectors(b, a);
+      const length = direction.length();
+      rotation.setFromUnitVectors(UP, length > 1e-9 ? direction.divideScalar(length) : UP);
+      const r = radii[i];
+      limbs.setMatrixAt(i, this.matrix.compose(a, rotation, scale.set(r, r > 0 ? length : 0, r)));
+      ends.setMatrixAt(2 * i, this.matrix.makeScale(r, r, r).setPosition(a));
+      ends.setMatrixAt(2 * i + 1, this.matrix.makeScale(r, r, r).setPosition(b));
+    });
+    limbs.instanceMatrix.needsUpdate = true;
+    ends.instanceMatrix.needsUpdate = true;
   }
 
   /** World position [x, y, z] of `joint` at `frame`, metres. */
@@ -79,9 +150,16 @@ export class SkeletonView {
       this.lineBuffer.set(p.subarray(child, child + 3), b * 6 + 3);
     }
     this.lineGeometry.attributes.position.needsUpdate = true;
+    if (this.body?.group.visible) this.updateBody(base);
   }
 
   dispose() {
+    if (this.body) {
+      this.body.cylinder.dispose();
+      this.body.material.dispose();
+      this.body.limbs.dispose();
+      this.body.ends.dispose();
+    }
     this.sphere.dispose();
     this.lineGeometry.dispose();
     this.material.dispose();
