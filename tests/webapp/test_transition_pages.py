@@ -138,6 +138,9 @@ def test_the_form_starts_a_transition_whose_page_shows_progress_then_the_compari
         assert reverse("api:transition-download", args=[transition.pk, name]) in html
     listed = client.get(reverse("clip", args=[run.pk])).content.decode()
     assert reverse("transition", args=[transition.pk]) in listed  # B's page lists it too
+    project_page = client.get(reverse("project", args=[walk.project_id])).content.decode()
+    assert reverse("transition", args=[transition.pk]) in project_page
+    assert "walk_forward.bvh → run_forward.bvh" in project_page
 
 
 @pytest.mark.parametrize(

@@ -1,10 +1,12 @@
 """Vendored three.js (``static/vendor/three/``, written by ``scripts/vendor-three``): the
 files are there and name the pinned version, every import resolves through the documented
-import map, node can load them, and Django's static files machinery serves them."""
+import map, node can load them (and BVHLoader, the viewer bench's peer, parses a BVH), and
+Django's static files machinery serves them."""
 
 from __future__ import annotations
 
 import json
+import math
 import re
 import shutil
 import subprocess
@@ -25,6 +27,7 @@ VENDORED = (
     "three.module.js",
     "three.core.js",
     "addons/controls/OrbitControls.js",
+    "addons/loaders/BVHLoader.js",
     "LICENSE",
     "VERSION",
     "README.md",
@@ -131,6 +134,7 @@ def test_revision_matches_the_pinned_version() -> None:
 def test_import_parser_sees_the_known_imports() -> None:
     assert "./three.core.js" in imports_of("three.module.js")
     assert imports_of("addons/controls/OrbitControls.js") == {"three"}
+    assert imports_of("addons/loaders/BVHLoader.js") == {"three"}
 
 
 def test_import_map_points_into_the_vendored_tree() -> None:
@@ -149,7 +153,7 @@ def test_every_import_resolves_to_a_vendored_file(module: str) -> None:
 
 
 def test_staticfiles_finder_finds_the_vendored_modules() -> None:
-    for name in ("three.module.js", "three.core.js", "addons/controls/OrbitControls.js"):
+    for name in (name for name in VENDORED if name.endswith(".js")):
         found = finders.find(f"vendor/three/{name}")
         assert isinstance(found, str)
         assert Path(found).resolve() == (VENDOR / name).resolve()
@@ -172,10 +176,9 @@ def test_node_loads_three_module_with_its_revision() -> None:
     assert node_module(program) == pinned_version().split(".")[1]
 
 
-@pytest.mark.skipif(NODE is None, reason="node is not installed, cannot load the modules")
-def test_node_loads_orbit_controls_through_the_import_map() -> None:
-    """Resolve bare specifiers with README.md's import map (a node resolve hook standing
-    in for the browser's) and build an OrbitControls for a camera."""
+def node_with_import_map(body: str) -> str:
+    """Run ``body`` (an ES module body) in node with bare specifiers resolved through
+    README.md's import map (a node resolve hook standing in for the browser's)."""
     files = {
         key: STATIC.as_uri() + url.removeprefix("/static") for key, url in import_map().items()
     }
@@ -196,11 +199,71 @@ def test_node_loads_orbit_controls_through_the_import_map() -> None:
             console.log('no-register');
         }} else {{
             nodeModule.register('data:text/javascript,' + encodeURIComponent({json.dumps(hooks)}));
-            const {{ PerspectiveCamera }} = await import('three');
-            const {{ OrbitControls }} = await import('three/addons/controls/OrbitControls.js');
-            console.log(new OrbitControls(new PerspectiveCamera()).enabled);
+            {body}
         }}"""
     output = node_module(program)
     if output == "no-register":
         pytest.skip("this node has no module.register (needs node >= 20.6) for the import map")
+    return output
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed, cannot load the modules")
+def test_node_loads_orbit_controls_through_the_import_map() -> None:
+    """Build an OrbitControls for a camera."""
+    output = node_with_import_map("""
+        const { PerspectiveCamera } = await import('three');
+        const { OrbitControls } = await import('three/addons/controls/OrbitControls.js');
+        console.log(new OrbitControls(new PerspectiveCamera()).enabled);""")
     assert output == "true"
+
+
+# Two joints and an end site, two frames: the root moves up 1 unit, the child turns 90°
+# about Z in the second frame.
+TINY_BVH = """HIERARCHY
+ROOT Hips
+{
+  OFFSET 0 0 0
+  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation
+  JOINT Spine
+  {
+    OFFSET 0 10 0
+    CHANNELS 3 Zrotation Xrotation Yrotation
+    End Site
+    {
+      OFFSET 0 5 0
+    }
+  }
+}
+MOTION
+Frames: 2
+Frame Time: 0.5
+0 90 0 0 0 0 0 0 0
+0 91 0 0 0 0 90 0 0
+"""
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed, cannot load the modules")
+def test_node_parses_bvh_with_the_vendored_loader_through_the_import_map() -> None:
+    """BVHLoader (the viewer bench's peer) parses a BVH, and an AnimationMixer plays it."""
+    output = node_with_import_map(f"""
+        const {{ AnimationMixer, Vector3 }} = await import('three');
+        const {{ BVHLoader }} = await import('three/addons/loaders/BVHLoader.js');
+        const {{ skeleton, clip }} = new BVHLoader().parse({json.dumps(TINY_BVH)});
+        const root = skeleton.bones[0];
+        const mixer = new AnimationMixer(root);
+        mixer.clipAction(clip).play();
+        mixer.update(0.25);
+        root.updateMatrixWorld(true);
+        const end = skeleton.bones[2].getWorldPosition(new Vector3());
+        console.log(JSON.stringify({{
+            bones: skeleton.bones.map((b) => b.name),
+            duration: clip.duration,
+            end: end.toArray().map((v) => Math.round(v * 1e6) / 1e6),
+        }}));""")
+    result = json.loads(output)
+    assert result["bones"] == ["Hips", "Spine", "ENDSITE"]
+    assert result["duration"] == pytest.approx(0.5)
+    # Halfway between the frames (the clip loops at its 0.5 s duration): root at
+    # (0, 90.5, 0), Spine 10 up, then the end site 5 along Spine's Y turned 45° about Z.
+    half = 5 * math.sqrt(0.5)
+    assert result["end"] == pytest.approx([-half, 100.5 + half, 0.0], abs=1e-5)

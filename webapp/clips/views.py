@@ -30,7 +30,11 @@ from webapp.projects.permissions import require_role, role_of
 from webapp.projects.selectors import membership_list, project_get, project_list_with_role
 from webapp.projects.services import project_create
 from webapp.runs.selectors import run_list
-from webapp.transitions.selectors import transition_list_for_clip, transition_targets
+from webapp.transitions.selectors import (
+    transition_list,
+    transition_list_for_clip,
+    transition_targets,
+)
 
 
 class ProjectForm(forms.Form):
@@ -72,6 +76,7 @@ def project_detail(request: HttpRequest, project_id: int) -> HttpResponse:
         "can_upload": ROLE_RANK[role] >= ROLE_RANK[Role.EDITOR],
         "clips": [(clip, clip_latest_run(clip)) for clip in clips],
         "members": sorted(members, key=lambda m: -ROLE_RANK[Role(m.role)]),  # stable: by name
+        "transitions": transition_list(user=user, project_id=project_id),
     }
     return render(request, "pages/project.html", context)
 
