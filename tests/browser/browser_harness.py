@@ -1,17 +1,27 @@
-"""What the browser tests share: Debian Chromium's flags, the canvas probe, logging in.
+"""What the browser tests share: the ``browser`` fixture (Debian Chromium, headless,
+driven by Playwright), the canvas probe, logging in, screenshots.
 
-Needs Debian's ``chromium`` and the ``playwright`` package (CI installs both; the tests
-skip with the reason when either is missing; see ``conftest.py``).
+Needs Debian's ``chromium`` and the ``playwright`` package (CI installs both); a test
+module importing this is skipped, with the reason, when either is missing. Test modules
+import the fixture by name (``from browser_harness import browser``): a ``conftest.py``
+here would shadow the ``conftest`` module the other test folders import helpers from.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+if not Path(CHROMIUM).exists():
+    pytest.skip("Debian chromium is not installed (apt install chromium)", allow_module_level=True)
+
 FLAGS = [
     "--headless",
     "--no-sandbox",
@@ -45,6 +55,16 @@ CANVAS_PROBE = """(selector) => {
   }
   return {blue, orange, hash, width: copy.width, height: copy.height};
 }"""
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """Headless Debian Chromium (use it after the fixtures that touch the database:
+    Playwright's event loop then runs in this thread and Django refuses the ORM)."""
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield launched
+        launched.close()
 
 
 def log_in(page: Any, base: str, username: str) -> None:

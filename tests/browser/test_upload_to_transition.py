@@ -16,7 +16,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_harness import CANVAS_PROBE, PASSWORD, SAMPLE_DIR, log_in, screenshot, set_range
+from browser_harness import (
+    CANVAS_PROBE,
+    PASSWORD,
+    SAMPLE_DIR,
+    browser,  # noqa: F401 (the fixture, by name)
+    log_in,
+    screenshot,
+    set_range,
+)
 from django.contrib.auth import get_user_model
 from django.db import connection
 

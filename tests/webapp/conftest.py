@@ -19,7 +19,8 @@ from motioncore import analysis, bvh
 from webapp.clips.models import Artifact, ArtifactKind, Clip
 from webapp.clips.services import clip_upload_create
 from webapp.projects.models import Membership, Project, Role
-from webapp.runs.models import Run
+from webapp.runs import pipeline, services, tasks
+from webapp.runs.models import Run, Status
 from webapp.transitions.models import Transition
 from webapp.transitions.selectors import TRANSITION_DOWNLOADS
 
@@ -167,3 +168,27 @@ def finish_transition(clip_a: Clip, clip_b: Clip) -> Transition:
     return Transition.objects.create(
         project=clip_a.project, clip_a=clip_a, clip_b=clip_b, run=run, result={"metrics": {}}
     )
+
+
+@pytest.fixture
+def recorded_runs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """No heartbeat thread (short runs) and no broker: the ids of the runs sent to a
+    worker are recorded here instead."""
+    monkeypatch.setattr(services, "heartbeat_interval_s", lambda: 3600.0)
+    sent: list[int] = []
+    monkeypatch.setattr(tasks.run_pipeline, "delay", sent.append)
+    return sent
+
+
+def processed(project: Project, user: AbstractUser, path: Path) -> Clip:
+    """``path`` uploaded to ``project`` by ``user`` and run through the real pipeline
+    in-process (what a worker does); the run must succeed."""
+    assert isinstance(user, User)
+    clip = clip_upload_create(
+        project=project, user=user, name=path.name, data=path.read_bytes()
+    ).clip
+    run = clip.runs.get()
+    pipeline.execute(run_id=run.pk)
+    run.refresh_from_db()
+    assert run.status == Status.SUCCEEDED, run.error
+    return clip

@@ -13,12 +13,11 @@ import numpy as np
 import pytest
 from django.contrib.auth.models import AbstractUser, User
 
-from conftest import SAMPLES, client_for, finish_transition
+from conftest import SAMPLES, client_for, finish_transition, processed
 from motioncore import analysis, bvh
 from webapp.clips.models import Artifact, ArtifactKind, Clip
-from webapp.clips.services import clip_upload_create
 from webapp.projects.models import Membership, Project, Role
-from webapp.runs import pipeline, services, tasks
+from webapp.runs import pipeline
 from webapp.runs.models import Run, Status
 from webapp.transitions.models import Transition
 
@@ -27,12 +26,8 @@ RUN = SAMPLES / "games105" / "run_forward.bvh"
 
 
 @pytest.fixture(autouse=True)
-def _quiet_worker(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """No heartbeat thread (short runs) and no broker: record the run ids instead."""
-    monkeypatch.setattr(services, "heartbeat_interval_s", lambda: 3600.0)
-    sent: list[int] = []
-    monkeypatch.setattr(tasks.run_pipeline, "delay", sent.append)
-    return sent
+def _quiet_worker(recorded_runs: list[int]) -> list[int]:
+    return recorded_runs
 
 
 def _editor(members: dict[str, AbstractUser]) -> User:
@@ -41,25 +36,14 @@ def _editor(members: dict[str, AbstractUser]) -> User:
     return user
 
 
-def _processed(project: Project, user: User, path: Any) -> Clip:
-    clip = clip_upload_create(
-        project=project, user=user, name=path.name, data=path.read_bytes()
-    ).clip
-    run = clip.runs.get()
-    pipeline.execute(run_id=run.pk)
-    run.refresh_from_db()
-    assert run.status == Status.SUCCEEDED, run.error
-    return clip
-
-
 @pytest.fixture
 def walk(project: Project, members: dict[str, AbstractUser], media_root: object) -> Clip:
-    return _processed(project, _editor(members), WALK)
+    return processed(project, _editor(members), WALK)
 
 
 @pytest.fixture
 def run_clip(project: Project, members: dict[str, AbstractUser], media_root: object) -> Clip:
-    return _processed(project, _editor(members), RUN)
+    return processed(project, _editor(members), RUN)
 
 
 def test_the_pipeline_stores_the_analysis_and_its_features(walk: Clip) -> None:
@@ -167,7 +151,7 @@ def test_a_clip_too_short_to_analyse_still_succeeds_and_says_why(
     project: Project, members: dict[str, AbstractUser], media_root: object
 ) -> None:
     """A one-frame T-pose: ingest and clean succeed, the analysis says why it is missing."""
-    tpose = _processed(project, _editor(members), SAMPLES / "makehuman" / "tpose.bvh")
+    tpose = processed(project, _editor(members), SAMPLES / "makehuman" / "tpose.bvh")
     stored = Artifact.objects.get(run=tpose.runs.get(), kind=ArtifactKind.ANALYSIS)
     with stored.file.open("rb") as handle:
         body = json.loads(handle.read())
@@ -246,7 +230,7 @@ def test_transition_requests_are_checked(
     assert forbidden.status_code == 403
     other = Project.objects.create(name="Other")
     Membership.objects.create(project=other, user=members["editor"], role=Role.EDITOR)
-    elsewhere = _processed(other, _editor(members), SAMPLES / "games105" / "walk60.bvh")
+    elsewhere = processed(other, _editor(members), SAMPLES / "games105" / "walk60.bvh")
     mixed = client.post(url, {"clip_a": walk.pk, "clip_b": elsewhere.pk}, format="json")
     assert mixed.status_code == 400 and mixed.json()["error"]["code"] == "different_projects"
     assert Transition.objects.count() == 0 and not Run.objects.filter(stages=["transition"])
@@ -255,7 +239,7 @@ def test_transition_requests_are_checked(
 def test_different_skeletons_are_refused_before_any_run(
     walk: Clip, project: Project, members: dict[str, AbstractUser], media_root: object
 ) -> None:
-    other = _processed(project, _editor(members), SAMPLES / "cmu-bvh11" / "131_02.bvh")
+    other = processed(project, _editor(members), SAMPLES / "cmu-bvh11" / "131_02.bvh")
     response = client_for(members["editor"]).post(
         "/api/v1/transitions/", {"clip_a": walk.pk, "clip_b": other.pk}, format="json"
     )

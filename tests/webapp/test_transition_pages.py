@@ -13,16 +13,15 @@ import re
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import AbstractUser, User
+from django.contrib.auth.models import AbstractUser
 from django.test import Client
 from django.urls import reverse
 
-from conftest import SAMPLES
+from conftest import SAMPLES, processed
 from webapp.clips.models import ArtifactKind, Clip
 from webapp.clips.selectors import clip_artifact_json
-from webapp.clips.services import clip_upload_create
 from webapp.projects.models import Project
-from webapp.runs import pipeline, services, tasks
+from webapp.runs import pipeline
 from webapp.runs.models import Status
 from webapp.transitions import presenters
 from webapp.transitions.models import Transition
@@ -34,12 +33,8 @@ FORM = {"alpha": "0.6", "theta_max_deg": "75", "method": "speed", "blend": "cros
 
 
 @pytest.fixture(autouse=True)
-def _quiet_worker(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """No heartbeat thread and no broker: record the run ids instead."""
-    monkeypatch.setattr(services, "heartbeat_interval_s", lambda: 3600.0)
-    sent: list[int] = []
-    monkeypatch.setattr(tasks.run_pipeline, "delay", sent.append)
-    return sent
+def _quiet_worker(recorded_runs: list[int]) -> list[int]:
+    return recorded_runs
 
 
 def _client(user: AbstractUser) -> Client:
@@ -48,23 +43,12 @@ def _client(user: AbstractUser) -> Client:
     return client
 
 
-def _processed(project: Project, user: AbstractUser, path: Any) -> Clip:
-    assert isinstance(user, User)
-    clip = clip_upload_create(
-        project=project, user=user, name=path.name, data=path.read_bytes()
-    ).clip
-    pipeline.execute(run_id=clip.runs.get().pk)
-    return clip
-
-
 @pytest.fixture
 def clips(
     project: Project, members: dict[str, AbstractUser], media_root: object
 ) -> dict[str, Clip]:
     editor = members["editor"]
-    return {
-        name: _processed(project, editor, path) for name, path in (("walk", WALK), ("run", RUN))
-    }
+    return {name: processed(project, editor, path) for name, path in (("walk", WALK), ("run", RUN))}
 
 
 def _sources(html: str) -> dict[str, Any]:
@@ -76,7 +60,7 @@ def _sources(html: str) -> dict[str, Any]:
 def test_the_clip_page_offers_a_transition_form_to_editors(
     clips: dict[str, Clip], members: dict[str, AbstractUser], project: Project
 ) -> None:
-    cmu = _processed(project, members["editor"], CMU)
+    cmu = processed(project, members["editor"], CMU)
     page = _client(members["editor"]).get(reverse("clip", args=[clips["walk"].pk])).content
     html = page.decode()
     assert "data-transition-form" in html
@@ -166,7 +150,7 @@ def test_bad_form_input_is_a_400_page_and_starts_nothing(
 def test_other_skeletons_viewers_and_outsiders_are_refused(
     clips: dict[str, Clip], members: dict[str, AbstractUser], project: Project
 ) -> None:
-    cmu = _processed(project, members["editor"], CMU)
+    cmu = processed(project, members["editor"], CMU)
     url = reverse("transition-new", args=[clips["walk"].pk])
     data = {**FORM, "blend_s": "0.12"}
     other = _client(members["editor"]).post(url, {**data, "clip_b": cmu.pk})
