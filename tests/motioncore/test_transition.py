@@ -188,6 +188,7 @@ def test_compare_json_has_exactly_the_documented_keys() -> None:
         "blend_s",
         "blend",
         "metrics",
+        "methods",
         "engine",
         "recommendation",
         "alpha",
@@ -195,6 +196,15 @@ def test_compare_json_has_exactly_the_documented_keys() -> None:
         "curve",
     }
     assert set(report["cut"]) == {"frame", "time_s", "method", "reason", "breakdown"}
+    assert set(report["methods"]) == {"mtp", "end", "fixed70", "threshold"}
+    layout_keys = {"method", "frames", "cut_frame", "entry_frame", "blend_start_frame"}
+    for method, detail in report["methods"].items():
+        assert set(detail) == {"cut", "entry", "layout", "recommendation"}
+        assert detail["cut"]["method"] == method
+        assert layout_keys | {"blend_stop_frame", "alignment"} == set(detail["layout"])
+        assert detail["layout"]["frames"] == comparison.transitions[method].clip.num_frames
+        assert detail["layout"]["cut_frame"] == report["metrics"][method]["cut_frame"]
+    assert report["methods"]["mtp"]["cut"] == report["cut"]
     assert report["cut"]["method"] == "mtp"
     assert set(report["entry"]) == {"frame", "time_s", "cost"}
     assert set(report["entry"]["cost"]) == {"total", "pose_m", "velocity_m_per_s", "phase_rad"}

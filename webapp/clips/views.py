@@ -99,10 +99,14 @@ def project_upload(request: HttpRequest, project_id: int) -> HttpResponse:
 @require_GET
 @page
 def clip_detail(request: HttpRequest, clip_id: int) -> HttpResponse:
-    """A clip's validation report, downloads and runs."""
+    """A clip's player and curves, validation report, cut points, transitions (and the
+    form that starts one, for editors), downloads and runs."""
     user = page_user(request)
     clip = clip_get(user=user, clip_id=clip_id)
     ready = clip_downloads_ready(clip)
+    can_edit = (
+        ROLE_RANK[role_of(project=clip.project, user=user) or Role.VIEWER] >= ROLE_RANK[Role.EDITOR]
+    )
     context = {
         "clip": clip,
         "project": clip.project,
@@ -116,11 +120,10 @@ def clip_detail(request: HttpRequest, clip_id: int) -> HttpResponse:
         "analysis_url": reverse("api:clip-analysis", args=[clip.pk]),
         "saved": analysis_parameters(clip, {}),
         "measures": MEASURES,
-        "can_edit": ROLE_RANK[role_of(project=clip.project, user=user) or Role.VIEWER]
-        >= ROLE_RANK[Role.EDITOR],
+        "can_edit": can_edit,
         "runs": run_list(user=user, project_id=clip.project_id).filter(clip=clip),
         "transitions": transition_list_for_clip(clip=clip),
-        "targets": transition_targets(user=user, clip=clip),
+        "targets": transition_targets(user=user, clip=clip) if can_edit else [],
         "blends": BLENDS,
     }
     return render(request, "pages/clip.html", context)
