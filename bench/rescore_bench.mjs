@@ -7,7 +7,12 @@
 // until 10,000 frames, so the curves never jump. Each setting cycles through the α, θ,
 // measure and next-clip changes a user makes; 20 warm-up runs, then 200 timed ones.
 //
-//     node bench/rescore_bench.mjs [--frames 10000] [--runs 200]
+// --json prints one JSON object instead (for bench/rescore_bench.py, which times the same
+// cycle in headless Chromium and in motioncore): the settings, every timed sample, a
+// fingerprint of the tiled curves (to check that Python tiled the same) and, per
+// setting, the candidates, chosen cut, frames passing each condition and cut frames.
+//
+//     node bench/rescore_bench.mjs [--frames 10000] [--runs 200] [--json]
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 
@@ -22,6 +27,7 @@ const option = (name, fallback) => {
 };
 const FRAMES = option("--frames", 10_000);
 const RUNS = option("--runs", 200);
+const JSON_OUTPUT = args.includes("--json");
 
 /** Frame i of the tiled clip: forwards, backwards, forwards, … through the source. */
 function sourceFrame(i, n) {
@@ -70,9 +76,57 @@ function timed() {
     candidates += out.candidates.length;
     if (r >= WARMUP_RUNS) samples.push(ms);
   }
-  samples.sort((a, b) => a - b);
+  const sorted = [...samples].sort((a, b) => a - b);
   const perRun = candidates / (WARMUP_RUNS + RUNS);
-  return { median: quantile(samples, 0.5), p95: quantile(samples, 0.95), candidates: perRun };
+  return {
+    median: quantile(sorted, 0.5), p95: quantile(sorted, 0.95), candidates: perRun, samples,
+  };
+}
+
+/** Per key: [key, length, nulls, Σ value·(i mod 7 + 1)] in index order (null as 0). */
+function fingerprint(tiled) {
+  return Object.keys(tiled).sort().map((key) => {
+    let sum = 0;
+    let nulls = 0;
+    tiled[key].forEach((v, i) => {
+      if (v === null) nulls += 1;
+      else sum += v * ((i % 7) + 1);
+    });
+    return [key, tiled[key].length, nulls, sum];
+  });
+}
+
+/** What bench/rescore_bench.py compares with motioncore, for one setting. */
+function summary(out) {
+  return {
+    candidates: out.candidates.length,
+    best: out.best === null ? -1 : out.best.frame,
+    order: Array.from(out.mtp.order),
+    frames_passing: out.frames_passing,
+    cuts: out.cuts.frames,
+    reason: out.reason,
+  };
+}
+
+if (JSON_OUTPUT) {
+  const t = timed();
+  const base = { curves, fps: fixture.fps, periodic: fixture.periodic };
+  console.log(JSON.stringify({
+    node: process.version,
+    frames: FRAMES,
+    warmup: WARMUP_RUNS,
+    runs: RUNS,
+    fps: fixture.fps,
+    periodic: fixture.periodic,
+    settings,
+    fingerprint: fingerprint(curves),
+    samples_ms: t.samples,
+    median_ms: t.median,
+    p95_ms: t.p95,
+    candidates_per_run: t.candidates,
+    results: settings.map((setting) => summary(rescore({ ...base, ...setting }))),
+  }));
+  process.exit(0);
 }
 
 console.log(`rescore: ${FRAMES} frames (CMU 131_02 tiled), ${RUNS} runs, node ${process.version}`);

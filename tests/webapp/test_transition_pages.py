@@ -211,3 +211,22 @@ def test_comparison_rows_mark_each_columns_best_and_tolerate_gaps() -> None:
     assert (end.cut, end.note) == ("50 · 0.50 s", "fell back")
     assert mtp.cut == "10"  # no time without the methods section
     assert presenters.comparison_rows({}) == []
+
+
+def test_a_failed_transition_page_says_why_and_offers_nothing_to_play(
+    clips: dict[str, Clip], members: dict[str, AbstractUser]
+) -> None:
+    client = _client(members["editor"])
+    client.post(
+        reverse("transition-new", args=[clips["walk"].pk]),
+        {**FORM, "clip_b": clips["run"].pk, "blend_s": "0.12"},
+    )
+    run = Transition.objects.get().run
+    run.parameters = {**run.parameters, "blend": "sideways"}  # refused by motioncore
+    run.save(update_fields=["parameters"])
+    pipeline.execute(run_id=run.pk)
+    html = client.get(reverse("transition", args=[Transition.objects.get().pk])).content.decode()
+    assert 'data-status="failed"' in html and "blend" in html
+    assert "could not be built" in html
+    assert "compare-sources" not in html and "data-comparison" not in html
+    assert "(after a successful run)" in html
