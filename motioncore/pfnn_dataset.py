@@ -1,0 +1,187 @@
+"""PFNN training data: which clips may train shipped weights, canonical 60 Hz motion
+with mirrors, the gait phase, and per-frame input/output features.
+
+Seed 002 §2.2 gives the inputs (joint rotation vectors, 16 terrain ring heights, sin/cos
+φ, the root velocity); the original PFNN adds the root trajectory, which is what lets a
+character follow a path, so this adds it too: the root's ground positions and facing
+directions 1 s into the past and 0.5 s into the future (:data:`TRAJECTORY_OFFSETS`), in
+the heading frame of the current frame (the world turned so that the character faces
++Z, moved so that its root is at the origin).
+
+Shapes and units: a clip of ``F`` frames at :data:`FPS` gives ``N`` samples (the frames
+whose whole trajectory window and next frame exist and whose phase is defined);
+``inputs [N, INPUT_SIZE]``, ``outputs [N, OUTPUT_SIZE]``, ``phase [N]`` radians in
+[0, 2π). Positions are metres, velocities m/s, angles radians.
+
+Mocap floors are flat, so the terrain heights are all zero in this data; they stay in
+the input so that the runtime can feed real terrain to a model trained on uneven ground.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from motioncore import alignment, canonical, clean, contacts, fk, gait, quat, resample, retarget
+from motioncore.clip import Clip
+
+FloatArray = NDArray[np.float64]
+
+FPS = 60.0
+"""Frame rate of the training data, Hz."""
+
+TRAJECTORY_OFFSETS: tuple[int, ...] = (-60, -50, -40, -30, -20, -10, 0, 10, 20, 30)
+"""Frames (at :data:`FPS`) of the trajectory samples around the current one: 1 s back,
+0.5 s ahead."""
+
+TERRAIN_RING: tuple[tuple[float, float], ...] = tuple(
+    (radius, angle)
+    for radius in (0.8, 1.6)
+    for angle in np.linspace(0.0, 2.0 * np.pi, 8, endpoint=False)
+)
+"""(radius m, angle rad) of the 16 terrain samples around the root, heading frame."""
+
+JOINTS = tuple(j for j, kind in enumerate(canonical.skeleton().kinds) if kind != "End Site")
+"""The canonical joints with a rotation (21: the hips first)."""
+
+POSE_SIZE = 3 * len(JOINTS)
+INPUT_SIZE = POSE_SIZE + 2 + 4 * len(TRAJECTORY_OFFSETS) + len(TERRAIN_RING) + 2 + 1
+"""Pose rotation vectors, root velocity (x, z), trajectory (x, z, dx, dz per sample),
+terrain heights, sin/cos φ, hips height."""
+OUTPUT_SIZE = POSE_SIZE + 3 + 1 + 2 + 1
+"""Next pose rotation vectors, root motion to the next frame (dx, dz m, dyaw rad),
+phase step (rad), next contacts (left, right), next hips height."""
+
+_MIRROR = tuple(
+    canonical.NAMES.index(
+        re.sub(r"^(Left|Right)", lambda m: "Right" if m[1] == "Left" else "Left", n)
+    )
+    for n in canonical.NAMES
+)
+
+
+def licence_allows_shipping(row: Mapping[str, str]) -> tuple[bool, str]:
+    """Whether weights trained on the corpus file of this ``MANIFEST.csv`` row may ship
+    (commercial use and redistribution of derived work), and why."""
+    flags, text = row.get("license_flags", ""), row.get("license", "")
+    if flags == "NON-COMMERCIAL":
+        return False, "non-commercial licence: evaluation only"
+    if flags == "copyleft":
+        return False, "copyleft licence: derived weights would have to carry it"
+    if flags == "upstream-license-only":
+        if "free for research and commercial use" in text:
+            return True, "upstream terms allow commercial use (CMU)"
+        return False, "upstream terms unclear"
+    if re.search(r"\b(MIT|BSD|CC0|Apache)", text):
+        return True, "permissive licence"
+    return False, f"licence not recognised: {text[:60]!r}"
+
+
+def prepare(clip: Clip) -> Clip:
+    """``clip`` cleaned (bind pose, outliers, foot skate), on the canonical skeleton,
+    at :data:`FPS`, with its lowest toe on the ground over the clip."""
+    cleaned, _ = clean.clean(clip)
+    moved = resample.resample(retarget.to_canonical(cleaned), FPS)
+    toes = [canonical.JOINT_OF_ROLE[f"{s}_toe"] for s in ("left", "right")]
+    floor = float(np.percentile(fk.positions(moved)[:, toes, 1], 2.0))
+    translations = moved.translations.copy()
+    translations[:, 0, 1] -= floor
+    return moved.with_arrays(translations=translations)
+
+
+def mirror(clip: Clip) -> Clip:
+    """A canonical clip reflected through the YZ plane: left and right swapped."""
+    rotations = clip.rotations[:, _MIRROR] * np.array([1.0, 1.0, -1.0, -1.0])
+    translations = clip.translations[:, _MIRROR] * np.array([-1.0, 1.0, 1.0])
+    return clip.with_arrays(rotations, translations)
+
+
+@dataclass(frozen=True)
+class Gait:
+    """Per-frame contacts ``[F, 2]`` (left, right) and phase ``[F]`` (nan if undefined)."""
+
+    contacts: NDArray[np.bool_]
+    phase: FloatArray
+
+
+def gait_of(clip: Clip) -> Gait:
+    """Contacts (:func:`motioncore.contacts.detect`) and φ from them (seed 002 §2.1)."""
+    found = {f.side: f.contact for f in contacts.detect(clip, canonical.roles()).feet}
+    both = np.stack([found["left"], found["right"]], axis=-1)
+    return Gait(both, gait.phase_from_contacts(found["left"], found["right"], clip.fps))
+
+
+def heading(positions: FloatArray) -> FloatArray:
+    """Facing ``[F]`` radians about +Y (0 facing +Z), from the hips' and shoulders'
+    left-right lines (``positions [F, J, 3]`` canonical)."""
+    j = canonical.JOINT_OF_ROLE
+    left = (positions[:, j["left_upper_leg"]] - positions[:, j["right_upper_leg"]]) + (
+        positions[:, j["left_upper_arm"]] - positions[:, j["right_upper_arm"]]
+    )
+    # forward = left × up, on the ground: (-left_z, 0, left_x)
+    return np.asarray(np.unwrap(np.arctan2(-left[:, 2], left[:, 0])), dtype=np.float64)
+
+
+def _in_heading_frame(vectors: FloatArray, angle: FloatArray) -> FloatArray:
+    """Ground vectors ``[..., 2]`` (x, z) turned by ``-angle``."""
+    c, s = np.cos(angle), np.sin(angle)
+    x, z = vectors[..., 0], vectors[..., 1]
+    return np.stack([c * x - s * z, s * x + c * z], axis=-1)
+
+
+def _local_pose(clip: Clip, facing: FloatArray) -> FloatArray:
+    """Rotation vectors ``[F, 21, 3]``: the hips relative to the heading frame, the
+    other joints local."""
+    rotations = clip.rotations[:, JOINTS].copy()
+    rotations[:, 0] = quat.mul(quat.conjugate(alignment.yaw(facing)), rotations[:, 0])
+    rotations *= np.where(rotations[..., :1] < 0.0, -1.0, 1.0)
+    return quat.to_rotvec(rotations)
+
+
+def features(clip: Clip, walk: Gait) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """``inputs [N, INPUT_SIZE]``, ``outputs [N, OUTPUT_SIZE]``, ``phase [N]`` of a
+    canonical clip at :data:`FPS` (see the module docstring)."""
+    positions = fk.positions(clip)
+    root = positions[:, 0]
+    ground = root[:, [0, 2]]
+    facing = heading(positions)
+    pose = _local_pose(clip, facing).reshape(clip.num_frames, -1)
+    velocity = np.gradient(ground, axis=0) * clip.fps
+    first, last = -TRAJECTORY_OFFSETS[0], clip.num_frames - 1 - TRAJECTORY_OFFSETS[-1]
+    frames = np.arange(first, max(first, last))
+    frames = frames[np.isfinite(walk.phase[frames]) & np.isfinite(walk.phase[frames + 1])]
+    if frames.size == 0:
+        return np.zeros((0, INPUT_SIZE)), np.zeros((0, OUTPUT_SIZE)), np.zeros(0)
+    here = facing[frames, None]
+    around = frames[:, None] + np.array(TRAJECTORY_OFFSETS)[None]
+    trajectory = _in_heading_frame(ground[around] - ground[frames, None], here)
+    directions = np.stack([np.sin(facing[around] - here), np.cos(facing[around] - here)], -1)
+    phase = walk.phase[frames]
+    inputs = np.concatenate(
+        [
+            pose[frames],
+            _in_heading_frame(velocity[frames], facing[frames]),
+            np.concatenate([trajectory, directions], axis=-1).reshape(frames.size, -1),
+            np.zeros((frames.size, len(TERRAIN_RING))),
+            np.stack([np.sin(phase), np.cos(phase)], axis=-1),
+            root[frames, 1:2],
+        ],
+        axis=-1,
+    )
+    step = _in_heading_frame(ground[frames + 1] - ground[frames], facing[frames])
+    outputs = np.concatenate(
+        [
+            pose[frames + 1],
+            step,
+            (facing[frames + 1] - facing[frames])[:, None],
+            (np.mod(walk.phase[frames + 1] - phase, 2.0 * np.pi))[:, None],
+            walk.contacts[frames + 1].astype(np.float64),
+            root[frames + 1, 1:2],
+        ],
+        axis=-1,
+    )
+    return inputs, outputs, phase
