@@ -19,6 +19,8 @@ the input so that the runtime can feed real terrain to a model trained on uneven
 
 from __future__ import annotations
 
+import hashlib
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -185,3 +187,105 @@ def features(clip: Clip, walk: Gait) -> tuple[FloatArray, FloatArray, FloatArray
         axis=-1,
     )
     return inputs, outputs, phase
+
+
+SPLITS = ("train", "validation", "test")
+HELD_OUT_FRACTION = 0.1
+"""Share of the clips (at least one each) held out for validation and for test."""
+
+
+def assign_splits(clips: list[str]) -> dict[str, str]:
+    """Clip → ``train`` / ``validation`` / ``test``, by clip, never by frame: the clips
+    sorted by a hash of their name, the first tenth (at least one) to test, the next to
+    validation. Deterministic, and a clip's mirror follows the clip."""
+    order = sorted(clips, key=lambda c: hashlib.sha256(c.encode()).hexdigest())
+    held = max(1, math.ceil(HELD_OUT_FRACTION * len(order))) if len(order) >= 3 else 0
+    return {
+        clip: "test" if i < held else ("validation" if i < 2 * held else "train")
+        for i, clip in enumerate(order)
+    }
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """Samples of many clips and their mirrors (see the module docstring for layout).
+
+    ``clip [N]`` indexes ``clips`` (relative paths, ``"<path>#mirror"`` for mirrors);
+    ``split`` gives each clip's split; the means and standard deviations are over the
+    training samples (a constant feature, like flat terrain, gets a deviation of 1).
+    """
+
+    inputs: FloatArray
+    outputs: FloatArray
+    phase: FloatArray
+    clip: NDArray[np.int64]
+    clips: tuple[str, ...]
+    split: tuple[str, ...]
+    input_mean: FloatArray
+    input_std: FloatArray
+    output_mean: FloatArray
+    output_std: FloatArray
+
+    def rows(self, split: str) -> NDArray[np.bool_]:
+        """``[N]`` mask of the samples in ``split``."""
+        return np.isin(self.clip, [i for i, s in enumerate(self.split) if s == split])
+
+    def save(self, path: str) -> None:
+        """Write an ``.npz`` (:meth:`load` reads it back)."""
+        arrays: dict[str, NDArray[np.generic]] = {
+            k: v for k, v in self.__dict__.items() if isinstance(v, np.ndarray)
+        }
+        arrays["clips"] = np.array(self.clips)
+        arrays["split"] = np.array(self.split)
+        np.savez_compressed(path, allow_pickle=False, **arrays)
+
+    @classmethod
+    def load(cls, path: str) -> Dataset:
+        with np.load(path) as f:
+            arrays = {k: f[k] for k in f.files}
+        return cls(
+            **{k: v for k, v in arrays.items() if k not in ("clips", "split")},
+            clips=tuple(str(c) for c in arrays["clips"]),
+            split=tuple(str(s) for s in arrays["split"]),
+        )
+
+
+def _stats(values: FloatArray) -> tuple[FloatArray, FloatArray]:
+    mean = values.mean(axis=0)
+    std = values.std(axis=0)
+    return mean, np.where(std > 1e-6, std, 1.0)
+
+
+def build(clips: Mapping[str, Clip]) -> Dataset:
+    """The dataset of ``clips`` (name → clip, any rig): each prepared, mirrored, its
+    frames turned into samples; splits by clip (:func:`assign_splits`)."""
+    splits = assign_splits(list(clips))
+    parts: list[tuple[str, str, FloatArray, FloatArray, FloatArray]] = []
+    for name, clip in clips.items():
+        prepared = prepare(clip)
+        for label, motion in ((name, prepared), (f"{name}#mirror", mirror(prepared))):
+            x, y, p = features(motion, gait_of(motion))
+            if len(x):
+                parts.append((label, splits[name], x, y, p))
+    if not parts:
+        raise ValueError("no clip gave a sample (no walking with a defined gait phase)")
+    inputs = np.concatenate([p[2] for p in parts])
+    outputs = np.concatenate([p[3] for p in parts])
+    clip_index = np.concatenate([np.full(len(p[2]), i) for i, p in enumerate(parts)])
+    train = np.isin(clip_index, [i for i, p in enumerate(parts) if p[1] == "train"])
+    if not train.any():
+        raise ValueError("no training samples: every clip is held out")
+    input_mean, input_std = _stats(inputs[train])
+    output_mean, output_std = _stats(outputs[train])
+    return Dataset(
+        inputs,
+        outputs,
+        np.concatenate([p[4] for p in parts]),
+        clip_index,
+        tuple(p[0] for p in parts),
+        tuple(p[1] for p in parts),
+        input_mean,
+        input_std,
+        output_mean,
+        output_std,
+    )

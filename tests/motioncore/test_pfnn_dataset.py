@@ -89,3 +89,32 @@ def test_features_have_the_documented_layout(walk: tuple[Clip, data.Gait]) -> No
     # sin/cos φ are the phase's.
     sin_cos = inputs[:, TRAJ + 4 * len(data.TRAJECTORY_OFFSETS) + len(data.TERRAIN_RING) :][:, :2]
     np.testing.assert_allclose(sin_cos, np.stack([np.sin(phase), np.cos(phase)], -1), atol=1e-12)
+
+
+def test_splits_are_by_clip_deterministic_and_never_empty() -> None:
+    clips = [f"bvh/set/clip_{i:02d}.bvh" for i in range(25)]
+    splits = data.assign_splits(clips)
+    assert splits == data.assign_splits(list(reversed(clips)))  # order does not matter
+    counts = {s: sum(1 for v in splits.values() if v == s) for s in data.SPLITS}
+    assert counts == {"train": 19, "validation": 3, "test": 3}
+    assert set(data.assign_splits(clips[:3]).values()) == set(data.SPLITS)
+
+
+def test_a_dataset_of_real_walks_holds_out_whole_clips_and_saves(tmp_path: object) -> None:
+    # Two shipped clips long enough for a 1.5 s trajectory window, under four names.
+    walk60, cmu = bvh.load(WALK), bvh.load(SAMPLE_DIR / "cmu-bvh11" / "131_02.bvh")
+    built = data.build({"a": walk60, "b": cmu, "c": walk60, "d": cmu})
+    assert set(built.split) == set(data.SPLITS)
+    for i, name in enumerate(built.clips):  # a mirror is in its clip's split
+        original = built.clips.index(name.removesuffix("#mirror"))
+        assert built.split[i] == built.split[original]
+    train = built.rows("train")
+    assert 0 < train.sum() < len(train)
+    np.testing.assert_allclose(built.input_mean, built.inputs[train].mean(axis=0))
+    terrain = slice(TRAJ + 4 * len(data.TRAJECTORY_OFFSETS), None)
+    assert np.all(built.input_std[terrain][: len(data.TERRAIN_RING)] == 1.0)  # flat: constant
+    path = f"{tmp_path}/walks.npz"
+    built.save(path)
+    again = data.Dataset.load(path)
+    assert again.clips == built.clips and again.split == built.split
+    np.testing.assert_array_equal(again.inputs, built.inputs)
