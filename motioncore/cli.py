@@ -8,6 +8,7 @@
   report. A progress bar goes to stderr when it is a terminal.
 * ``info FILE``: a short human-readable summary.
 * ``analyze`` and ``transition``: see :mod:`motioncore.cli_analysis`.
+* ``pfnn dataset|train``: see :mod:`motioncore.cli_pfnn`.
 
 Exit codes: 0 success, 2 invalid input (bad file or bad arguments), 1 anything
 else (a bug: reported with a one-line message).
@@ -22,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from motioncore import bvh, cli_analysis, report
+from motioncore import bvh, cli_analysis, cli_pfnn, report
 from motioncore.clip import Clip
 from motioncore.errors import MotionCoreError
 
@@ -40,6 +41,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "info": _info,
         "analyze": cli_analysis.analyze,
         "transition": cli_analysis.transition_command,
+        "pfnn": cli_pfnn.run,
     }[args.command]
     return handler(args)
 
@@ -75,6 +77,7 @@ def _parser() -> argparse.ArgumentParser:
     info = commands.add_parser("info", help="print a short summary of a BVH file")
     _add_load_options(info)
     cli_analysis.add_parsers(commands)
+    cli_pfnn.add_parsers(commands)
     return parser
 
 

@@ -1,4 +1,4 @@
-"""PFNN training data (motioncore.pfnn_dataset): the licence rule, canonical 60 Hz
+"""PFNN training data (motioncore.pfnn.dataset): the licence rule, canonical 60 Hz
 clips, mirrors, the gait phase and the feature layout, on shipped sample walks."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import pytest
 
 from conftest import SAMPLE_DIR, manifest_rows, shared_data_dir
 from motioncore import bvh, canonical, fk
-from motioncore import pfnn_dataset as data
 from motioncore.clip import Clip
+from motioncore.pfnn import dataset as data
 
 WALK = SAMPLE_DIR / "games105" / "walk60.bvh"
 TRAJ = data.POSE_SIZE + 2  # where the trajectory block starts in the inputs
@@ -72,7 +72,7 @@ def test_a_mirror_reflects_the_body_and_swaps_the_feet(walk: tuple[Clip, data.Ga
 def test_features_have_the_documented_layout(walk: tuple[Clip, data.Gait]) -> None:
     clip, walked = walk
     inputs, outputs, phase = data.features(clip, walked)
-    assert inputs.shape[1] == data.INPUT_SIZE == 124 and outputs.shape[1] == data.OUTPUT_SIZE == 70
+    assert inputs.shape[1] == data.INPUT_SIZE == 124 and outputs.shape[1] == data.OUTPUT_SIZE == 133
     assert len(inputs) == len(outputs) == len(phase) > 60
     assert np.isfinite(inputs).all() and np.isfinite(outputs).all()
     assert np.all((phase >= 0.0) & (phase < 2.0 * np.pi))
@@ -83,8 +83,14 @@ def test_features_have_the_documented_layout(walk: tuple[Clip, data.Gait]) -> No
     ahead = TRAJ + 4 * (len(data.TRAJECTORY_OFFSETS) - 1) + 1
     behind = TRAJ + 1
     assert np.median(inputs[:, ahead]) > 0.4 and np.median(inputs[:, behind]) < -0.8
+    # The residual and the absolute next pose agree.
+    np.testing.assert_allclose(
+        outputs[:, : data.POSE_SIZE] + inputs[:, : data.POSE_SIZE],
+        outputs[:, data.POSE_SIZE : 2 * data.POSE_SIZE],
+        atol=1e-12,
+    )
     # The phase advances by a step a walk takes (about 2π per second-ish cycle at 60 Hz).
-    step = outputs[:, data.POSE_SIZE + 3]
+    step = outputs[:, 2 * data.POSE_SIZE + 3]
     assert 0.02 < float(np.median(step)) < 0.3
     # sin/cos φ are the phase's.
     sin_cos = inputs[:, TRAJ + 4 * len(data.TRAJECTORY_OFFSETS) + len(data.TERRAIN_RING) :][:, :2]

@@ -9,7 +9,8 @@ the heading frame of the current frame (the world turned so that the character f
 +Z, moved so that its root is at the origin).
 
 Shapes and units: a clip of ``F`` frames at :data:`FPS` gives ``N`` samples (the frames
-whose whole trajectory window and next frame exist and whose phase is defined);
+whose phase is defined on them and on the next; near the clip's ends the trajectory
+window holds the first or last frame);
 ``inputs [N, INPUT_SIZE]``, ``outputs [N, OUTPUT_SIZE]``, ``phase [N]`` radians in
 [0, 2π). Positions are metres, velocities m/s, angles radians.
 
@@ -19,11 +20,13 @@ the input so that the runtime can feed real terrain to a model trained on uneven
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
@@ -54,9 +57,12 @@ POSE_SIZE = 3 * len(JOINTS)
 INPUT_SIZE = POSE_SIZE + 2 + 4 * len(TRAJECTORY_OFFSETS) + len(TERRAIN_RING) + 2 + 1
 """Pose rotation vectors, root velocity (x, z), trajectory (x, z, dx, dz per sample),
 terrain heights, sin/cos φ, hips height."""
-OUTPUT_SIZE = POSE_SIZE + 3 + 1 + 2 + 1
-"""Next pose rotation vectors, root motion to the next frame (dx, dz m, dyaw rad),
-phase step (rad), next contacts (left, right), next hips height."""
+OUTPUT_SIZE = 2 * POSE_SIZE + 3 + 1 + 2 + 1
+"""The change of the pose's rotation vectors to the next frame (a residual: next =
+current + change; one frame apart, rotation vectors are continuous) and the next pose
+itself (the runtime mixes the two: the residual is precise, the absolute pose does not
+drift), root motion to the next frame (dx, dz m, dyaw rad), phase step (rad), next
+contacts (left, right), next hips height."""
 
 _MIRROR = tuple(
     canonical.NAMES.index(
@@ -153,13 +159,13 @@ def features(clip: Clip, walk: Gait) -> tuple[FloatArray, FloatArray, FloatArray
     facing = heading(positions)
     pose = _local_pose(clip, facing).reshape(clip.num_frames, -1)
     velocity = np.gradient(ground, axis=0) * clip.fps
-    first, last = -TRAJECTORY_OFFSETS[0], clip.num_frames - 1 - TRAJECTORY_OFFSETS[-1]
-    frames = np.arange(first, max(first, last))
+    frames = np.arange(max(clip.num_frames - 1, 0))
     frames = frames[np.isfinite(walk.phase[frames]) & np.isfinite(walk.phase[frames + 1])]
     if frames.size == 0:
         return np.zeros((0, INPUT_SIZE)), np.zeros((0, OUTPUT_SIZE)), np.zeros(0)
     here = facing[frames, None]
-    around = frames[:, None] + np.array(TRAJECTORY_OFFSETS)[None]
+    # Near the clip's ends the window holds the first / last frame (standing there).
+    around = np.clip(frames[:, None] + np.array(TRAJECTORY_OFFSETS)[None], 0, clip.num_frames - 1)
     trajectory = _in_heading_frame(ground[around] - ground[frames, None], here)
     directions = np.stack([np.sin(facing[around] - here), np.cos(facing[around] - here)], -1)
     phase = walk.phase[frames]
@@ -177,6 +183,7 @@ def features(clip: Clip, walk: Gait) -> tuple[FloatArray, FloatArray, FloatArray
     step = _in_heading_frame(ground[frames + 1] - ground[frames], facing[frames])
     outputs = np.concatenate(
         [
+            pose[frames + 1] - pose[frames],
             pose[frames + 1],
             step,
             (facing[frames + 1] - facing[frames])[:, None],
@@ -289,3 +296,44 @@ def build(clips: Mapping[str, Clip]) -> Dataset:
         output_mean,
         output_std,
     )
+
+
+@dataclass(frozen=True)
+class CorpusFile:
+    """One locomotion file of the corpus: its path, whether it was used and why."""
+
+    path: str
+    used: bool
+    reason: str
+    frames: int = 0
+    seconds: float = 0.0
+
+
+def corpus_clips(
+    data_dir: Path, *, shippable: bool = True
+) -> tuple[dict[str, Clip], list[CorpusFile]]:
+    """The corpus's locomotion clips (``MANIFEST.csv`` category ``locomotion…``) whose
+    licence allows shipping weights (``shippable=False``: exactly the others, for
+    evaluation), by relative path; and what happened to every locomotion file."""
+    from motioncore import bvh
+    from motioncore.skeleton import infer
+
+    with (data_dir / "MANIFEST.csv").open(newline="", encoding="utf-8") as handle:
+        rows = [r for r in csv.DictReader(handle) if r["category"].startswith("locomotion")]
+    clips: dict[str, Clip] = {}
+    report: list[CorpusFile] = []
+    for row in rows:
+        path = row["relative_path"]
+        allowed, why = licence_allows_shipping(row)
+        if allowed != shippable:
+            report.append(CorpusFile(path, False, why))
+            continue
+        clip = bvh.load(data_dir / path)
+        if "duplicate" in row["category"]:
+            report.append(CorpusFile(path, False, "a duplicate of another file"))
+        elif not infer(clip.skeleton).is_humanoid:
+            report.append(CorpusFile(path, False, "not a complete humanoid"))
+        else:
+            clips[path] = clip
+            report.append(CorpusFile(path, True, why, clip.num_frames, clip.duration_s))
+    return clips, report
