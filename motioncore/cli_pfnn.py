@@ -9,6 +9,16 @@ train the weights (training needs torch: ``pip install torch==2.13.0``).
   [--json]``: trains with fixed seeds; one line per epoch on stderr (a bar on a
   terminal), the history as JSON lines in ``--log``.
 
+* ``pfnn evaluate --data DIR [--weights W.npz] [--json]``: seed 002 §5.2's measures on
+  the weights' held-out test clips and, for evaluation only, on the corpus clips whose
+  licence kept them out of training (Bandai Namco).
+* ``pfnn generate --path "x,z;x,z;…" --speed M_PER_S [--seconds S] [--rig CLIP.bvh]
+  [--weights W.npz] [--mode constant|linear|cubic] [--no-foot-lock] -o OUT.bvh
+  [--json]``: walk the path (metres on the ground) at the speed; the BVH is on the
+  canonical skeleton, or on ``--rig``'s skeleton (its first frame the reference pose).
+  The JSON carries ``frames``, ``fps``, ``path_rms_m``, ``foot_slide_mps`` and the
+  other measures of :meth:`motioncore.pfnn.generate.Generated.as_dict`.
+
 Exit codes as the rest of the command line: 0 success, 2 bad input.
 """
 
@@ -20,9 +30,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from motioncore import bvh, retarget
 from motioncore.errors import MotionCoreError
-from motioncore.pfnn import dataset
+from motioncore.pfnn import dataset, generate
+from motioncore.pfnn.network import MODES, Weights
 from motioncore.pfnn.phase import BLENDS
+
+SHIPPED_WEIGHTS = Path(__file__).resolve().parent / "pfnn" / "weights" / "pfnn-v1.npz"
+"""The shipped weights (trained on shippable corpus clips only; see DATA_CARD.md)."""
 
 EXIT_OK = 0
 EXIT_INVALID = 2
@@ -48,14 +63,32 @@ def add_parsers(commands: Any) -> None:
     train.add_argument("--seed", type=int, default=2017)
     train.add_argument("--log", type=Path, help="write the history as JSON lines here")
     train.add_argument("--json", action="store_true", help="print a JSON summary")
+    check = sub.add_parser("evaluate", help="held-out joint angle error and foot slide")
+    check.add_argument("--data", type=Path, required=True, help="the corpus folder")
+    check.add_argument("--weights", type=Path, default=SHIPPED_WEIGHTS, help="weights .npz")
+    check.add_argument("--json", action="store_true", help="print JSON")
+    walk = sub.add_parser("generate", help="walk a path with the PFNN")
+    walk.add_argument("--path", required=True, help='ground points "x,z;x,z;…", metres')
+    walk.add_argument("--speed", type=float, required=True, metavar="M_PER_S")
+    walk.add_argument("--seconds", type=float, help="how long (default: to the path's end)")
+    walk.add_argument("--rig", type=Path, help="a BVH whose skeleton the result is put on")
+    walk.add_argument("--weights", type=Path, default=SHIPPED_WEIGHTS, help="weights .npz")
+    walk.add_argument("--mode", choices=MODES, default="constant", help="runtime mode")
+    walk.add_argument("--no-foot-lock", action="store_true", help="leave planted feet free")
+    walk.add_argument("-o", "--output", type=Path, required=True, help="BVH to write")
+    walk.add_argument("--json", action="store_true", help="print the measures as JSON")
 
 
 def run(args: argparse.Namespace) -> int:
     """Dispatch ``pfnn <command>``."""
     try:
-        if args.pfnn_command == "dataset":
-            return _dataset(args)
-        return _train(args)
+        handlers = {
+            "dataset": _dataset,
+            "train": _train,
+            "evaluate": _evaluate,
+            "generate": _generate,
+        }
+        return handlers[args.pfnn_command](args)
     except (MotionCoreError, ValueError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_INVALID
@@ -127,4 +160,60 @@ def _train(args: argparse.Namespace) -> int:
     last = weights.meta["history"][-1]
     summary = {"output": str(args.output), "bytes": weights.nbytes, **last}
     print(json.dumps(summary, indent=2) if args.json else f"weights → {args.output} ({last})")
+    return EXIT_OK
+
+
+def _generate(args: argparse.Namespace) -> int:
+    if not args.weights.is_file():
+        raise ValueError(f"no weights at {args.weights}")
+    weights = Weights.load(args.weights)
+    made = generate.generate(
+        weights,
+        generate.Path.parse(args.path),
+        args.speed,
+        seconds=args.seconds,
+        mode=args.mode,
+        foot_lock=not args.no_foot_lock,
+    )
+    clip = made.clip
+    if args.rig is not None:
+        clip = retarget.to_rig(clip, bvh.load(args.rig))
+    args.output.write_text(bvh.dump(clip), encoding="utf-8")
+    measures = {"output": str(args.output), **made.as_dict()}
+    if args.json:
+        print(json.dumps(measures, indent=2))
+    else:
+        print(
+            f"{made.clip.num_frames} frames at {made.clip.fps:g} fps → {args.output}; "
+            f"path RMS {made.path_rms_m:.3f} m, foot slide {made.foot_slide_mps:.3f} m/s"
+        )
+    return EXIT_OK
+
+
+def _evaluate(args: argparse.Namespace) -> int:
+    from motioncore.pfnn import evaluate
+
+    weights = Weights.load(args.weights)
+    held_out = sorted({name.split("#")[0] for name in weights.meta["clips"]["test"]})
+    test: dict[str, Any] = {}
+    for name in held_out:
+        motion = dataset.prepare(bvh.load(args.data / name))
+        test[name], test[f"{name}#mirror"] = motion, dataset.mirror(motion)
+    others, _ = dataset.corpus_clips(args.data, shippable=False)
+    results: dict[str, dict[str, Any]] = {
+        "test": evaluate.evaluate(weights, test).as_dict(),
+        "not_shippable": evaluate.evaluate(
+            weights, {n: dataset.prepare(c) for n, c in others.items()}
+        ).as_dict(),
+    }
+    if args.json:
+        print(json.dumps(results, indent=2))
+    else:
+        for label, r in results.items():
+            print(
+                f"{label}: {len(r['clips'])} clips, {r['samples']} samples; joint angle error "
+                f"{r['joint_angle_error_deg']:.2f}° (repeating the pose: "
+                f"{r['repeat_pose_error_deg']:.2f}°), foot slide {r['foot_slide_mps']:.3f} m/s "
+                f"(the data's own: {r['data_foot_slide_mps']:.3f} m/s)"
+            )
     return EXIT_OK

@@ -150,6 +150,13 @@ def _local_pose(clip: Clip, facing: FloatArray) -> FloatArray:
     return quat.to_rotvec(rotations)
 
 
+def sample_frames(clip: Clip, walk: Gait) -> NDArray[np.int64]:
+    """The frames ``t`` that give samples: φ defined on ``t`` and ``t + 1``."""
+    frames = np.arange(max(clip.num_frames - 1, 0))
+    keep = np.isfinite(walk.phase[frames]) & np.isfinite(walk.phase[frames + 1])
+    return frames[keep].astype(np.int64)
+
+
 def features(clip: Clip, walk: Gait) -> tuple[FloatArray, FloatArray, FloatArray]:
     """``inputs [N, INPUT_SIZE]``, ``outputs [N, OUTPUT_SIZE]``, ``phase [N]`` of a
     canonical clip at :data:`FPS` (see the module docstring)."""
@@ -159,8 +166,7 @@ def features(clip: Clip, walk: Gait) -> tuple[FloatArray, FloatArray, FloatArray
     facing = heading(positions)
     pose = _local_pose(clip, facing).reshape(clip.num_frames, -1)
     velocity = np.gradient(ground, axis=0) * clip.fps
-    frames = np.arange(max(clip.num_frames - 1, 0))
-    frames = frames[np.isfinite(walk.phase[frames]) & np.isfinite(walk.phase[frames + 1])]
+    frames = sample_frames(clip, walk)
     if frames.size == 0:
         return np.zeros((0, INPUT_SIZE)), np.zeros((0, OUTPUT_SIZE)), np.zeros(0)
     here = facing[frames, None]

@@ -1,0 +1,89 @@
+"""The shipped PFNN weights (motioncore/pfnn/weights/pfnn-v1.npz): what they were trained
+on, 30-second walks along three kinds of path (issue acceptance), the command line, and
+that `pfnn train` reproduces them bit for bit from the corpus."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from conftest import manifest_rows, shared_data_dir
+from motioncore import bvh, canonical, cli, fk
+from motioncore.cli_pfnn import SHIPPED_WEIGHTS
+from motioncore.pfnn import dataset as data
+from motioncore.pfnn import generate as gen
+from motioncore.pfnn.network import Weights
+
+PATHS = {
+    "straight": [[0.0, 0.0], [0.0, 40.0]],
+    "curve": [[0, 0], [0, 5], [2, 9], [6, 12], [11, 13], [16, 12], [20, 9], [22, 5]],
+    "zigzag": [[0, 0], [3, 4], [0, 8], [3, 12], [0, 16], [3, 20], [0, 24], [3, 28], [0, 32]],
+}
+SPEED = 1.3
+
+
+@pytest.fixture(scope="module")
+def weights() -> Weights:
+    return Weights.load(SHIPPED_WEIGHTS)
+
+
+def test_the_weights_are_small_and_trained_on_shippable_clips_only(weights: Weights) -> None:
+    assert SHIPPED_WEIGHTS.stat().st_size < 4_000_000
+    assert weights.sizes == (data.INPUT_SIZE, 256, 256, data.OUTPUT_SIZE)
+    used = {c.split("#")[0] for split in weights.meta["clips"].values() for c in split}
+    assert used and not any("bandai" in c or "makehuman-legacy" in c for c in used)
+    if (shared_data_dir() / "MANIFEST.csv").is_file():
+        rows = {r["relative_path"]: r for r in manifest_rows()}
+        for clip in used:
+            assert data.licence_allows_shipping(rows[clip])[0], clip
+    test = {c.split("#")[0] for c in weights.meta["clips"]["test"]}
+    assert test and not test & {c.split("#")[0] for c in weights.meta["clips"]["train"]}
+
+
+@pytest.mark.parametrize("name", list(PATHS))
+def test_a_30_second_walk_follows_the_path_without_sliding_drifting_or_exploding(
+    weights: Weights, name: str
+) -> None:
+    out = gen.generate(weights, gen.Path.of(PATHS[name]), SPEED, seconds=30.0)
+    measures = out.as_dict()
+    assert out.clip.num_frames == 1800
+    assert measures["path_rms_m"] < 0.2, measures
+    assert measures["foot_slide_mps"] < 0.05, measures
+    assert measures["phase_drift_rad"] < np.pi / 4, measures  # in step with the feet
+    assert 0.6 < measures["cycles_per_s"] < 1.4, measures  # a walking cadence throughout
+    # No explosion: finite, joints turn at human speeds, the body stays upright.
+    assert np.isfinite(out.clip.rotations).all()
+    assert measures["max_joint_speed_deg_s"] < 1800, measures
+    positions = fk.positions(out.clip)
+    hips = positions[:, canonical.JOINT_OF_ROLE["hips"], 1]
+    head = positions[:, canonical.JOINT_OF_ROLE["head"], 1]
+    assert hips.min() > 0.75 and hips.max() < 1.1 and (head - hips).min() > 0.4
+    speed = np.linalg.norm(np.diff(positions[:, 0][:, [0, 2]], axis=0), axis=1) * data.FPS
+    assert abs(float(np.median(speed)) - SPEED) < 0.35 * SPEED
+
+
+def test_the_command_line_writes_a_bvh_and_the_measures(tmp_path: Path, capsys: object) -> None:
+    out = tmp_path / "walk.bvh"
+    code = cli.main(
+        ["pfnn", "generate", "--path", "0,0;0,3;2,5", "--speed", "1.2", "-o", str(out), "--json"]
+    )
+    assert code == 0
+    report = json.loads(capsys.readouterr().out)  # type: ignore[attr-defined]
+    assert {"frames", "fps", "path_rms_m", "foot_slide_mps"} <= set(report)
+    clip = bvh.load(out)
+    assert clip.skeleton.names == canonical.NAMES and clip.num_frames == report["frames"]
+    bad = cli.main(["pfnn", "generate", "--path", "0,0", "--speed", "1", "-o", str(out)])
+    assert bad == 2
+
+
+def test_pfnn_train_reproduces_the_shipped_weights(tmp_path: Path, shared_data: Path) -> None:
+    pytest.importorskip("torch", reason="torch is not installed (pip install torch==2.13.0)")
+    out = tmp_path / "again.npz"
+    assert cli.main(["pfnn", "train", "--data", str(shared_data), "-o", str(out)]) == 0
+    shipped, again = np.load(SHIPPED_WEIGHTS), np.load(out)
+    for key in shipped.files:
+        if key != "config":
+            np.testing.assert_array_equal(again[key], shipped[key], err_msg=key)
