@@ -32,9 +32,13 @@ sys.path.insert(0, str(REPO_ROOT))
 
 import numpy as np  # noqa: E402
 
-from motioncore.cli_pfnn import SHIPPED_WEIGHTS  # noqa: E402
 from motioncore.pfnn import generate as gen  # noqa: E402
-from motioncore.pfnn.network import MODES, Runtime, Weights  # noqa: E402
+from motioncore.pfnn.network import (  # noqa: E402
+    MODES,
+    SHIPPED_WEIGHTS,
+    Runtime,
+    Weights,
+)
 from motioncore.pfnn.phase import coefficients  # noqa: E402
 
 TARGET_MS = 1.0

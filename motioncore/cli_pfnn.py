@@ -33,11 +33,8 @@ from typing import Any
 from motioncore import bvh, retarget
 from motioncore.errors import MotionCoreError
 from motioncore.pfnn import dataset, generate
-from motioncore.pfnn.network import MODES, Weights
+from motioncore.pfnn.network import MODES, SHIPPED_WEIGHTS, Weights
 from motioncore.pfnn.phase import BLENDS
-
-SHIPPED_WEIGHTS = Path(__file__).resolve().parent / "pfnn" / "weights" / "pfnn-v1.npz"
-"""The shipped weights (trained on shippable corpus clips only; see DATA_CARD.md)."""
 
 EXIT_OK = 0
 EXIT_INVALID = 2

@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "webapp.clips",
     "webapp.runs",
     "webapp.transitions",
+    "webapp.pfnn",
     "webapp.webhooks",
     "webapp.api",
 ]

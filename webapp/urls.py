@@ -12,4 +12,5 @@ urlpatterns = [
     path("accounts/", include("webapp.accounts.urls")),
     path("", include("webapp.clips.urls")),
     path("", include("webapp.transitions.urls")),
+    path("", include("webapp.pfnn.urls")),
 ]

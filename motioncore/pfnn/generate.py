@@ -140,13 +140,14 @@ class Generated:
     cycles_per_s: float
     max_joint_speed_deg_s: float
 
-    def as_dict(self) -> dict[str, float | int]:
+    def as_dict(self) -> dict[str, float | int | None]:
         """``frames``, ``fps``, ``path_rms_m`` (root to path, RMS), ``foot_slide_mps``
         (after the foot lock), ``foot_slide_raw_mps`` (the network's own),
         ``end_distance_m`` (last root position to the path's end), ``phase_drift_rad``
         (:func:`phase_drift_rad`), ``cycles_per_s`` (gait cycles per second) and
-        ``max_joint_speed_deg_s`` (the fastest any joint turns)."""
-        return {
+        ``max_joint_speed_deg_s`` (the fastest any joint turns); ``None`` for what could
+        not be measured (a walk too short for three left strikes has no drift)."""
+        measures: dict[str, float | int] = {
             "frames": self.clip.num_frames,
             "fps": self.clip.fps,
             "path_rms_m": self.path_rms_m,
@@ -157,6 +158,7 @@ class Generated:
             "cycles_per_s": self.cycles_per_s,
             "max_joint_speed_deg_s": self.max_joint_speed_deg_s,
         }
+        return {k: v if np.isfinite(v) else None for k, v in measures.items()}
 
 
 def _heading_frame(vectors: FloatArray, facing: float) -> FloatArray:
@@ -185,10 +187,12 @@ def generate(
     mode: Mode = "constant",
     terrain: Terrain = flat,
     foot_lock: bool = True,
+    progress: Callable[[float], None] | None = None,
 ) -> Generated:
     """Walk ``path`` at ``speed_mps`` for ``seconds`` (default: until its end at that
     speed), starting at its first point facing along it; ``foot_lock`` pins planted
-    feet afterwards with two-bone IK (:func:`motioncore.footskate.cleanup`)."""
+    feet afterwards with two-bone IK (:func:`motioncore.footskate.cleanup`);
+    ``progress(fraction)`` hears about every generated second."""
     if not (0.0 < speed_mps < 10.0):
         raise MotionCoreError(f"speed must be between 0 and 10 m/s, got {speed_mps}")
     duration = path.length_m / speed_mps if seconds is None else seconds
@@ -253,6 +257,8 @@ def generate(
         )
         # 3. predict
         out = runtime.step(inputs, phase)
+        if progress is not None and t % int(data.FPS) == 0:
+            progress(t / frames)
         contact[t] = out[_CONTACTS] > 0.5
         if t + 1 == frames:
             break

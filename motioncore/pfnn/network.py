@@ -36,6 +36,8 @@ FloatArray = NDArray[np.float64]
 Array32 = NDArray[np.float32]
 Mode = Literal["constant", "linear", "cubic"]
 MODES: tuple[Mode, ...] = ("constant", "linear", "cubic")
+SHIPPED_WEIGHTS = Path(__file__).resolve().parent / "weights" / "pfnn-v1.npz"
+"""The shipped weights (trained on shippable corpus clips only; ``weights/DATA_CARD.md``)."""
 CONSTANT_SAMPLES = 50
 LINEAR_SAMPLES = 10
 

@@ -12,10 +12,9 @@ import pytest
 
 from conftest import manifest_rows, shared_data_dir
 from motioncore import bvh, canonical, cli, fk
-from motioncore.cli_pfnn import SHIPPED_WEIGHTS
 from motioncore.pfnn import dataset as data
 from motioncore.pfnn import generate as gen
-from motioncore.pfnn.network import Weights
+from motioncore.pfnn.network import SHIPPED_WEIGHTS, Weights
 
 PATHS = {
     "straight": [[0.0, 0.0], [0.0, 40.0]],

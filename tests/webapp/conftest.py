@@ -18,6 +18,8 @@ from rest_framework.test import APIClient
 from motioncore import analysis, bvh
 from webapp.clips.models import Artifact, ArtifactKind, Clip
 from webapp.clips.services import clip_upload_create
+from webapp.pfnn.models import Generation
+from webapp.pfnn.selectors import GENERATION_DOWNLOADS
 from webapp.projects.models import Membership, Project, Role
 from webapp.runs import pipeline, services, tasks
 from webapp.runs.models import Run, Status
@@ -192,3 +194,21 @@ def processed(project: Project, user: AbstractUser, path: Path) -> Clip:
     run.refresh_from_db()
     assert run.status == Status.SUCCEEDED, run.error
     return clip
+
+
+def finish_generation(clip: Clip) -> Generation:
+    """A succeeded PFNN walk on ``clip`` with a small file of every downloadable kind, as
+    a worker would leave it."""
+    run = Run.objects.create(
+        clip=clip, stages=["pfnn"], status="succeeded", progress=100, finished_at=now()
+    )
+    for kind in GENERATION_DOWNLOADS.values():
+        data = b"{}"
+        artifact = Artifact(
+            clip=clip, run=run, kind=kind, sha256=hashlib.sha256(data).hexdigest(), size_bytes=2
+        )
+        artifact.file.save(f"run{run.pk}-{kind}", ContentFile(data), save=True)
+    parameters = {"path": [[0.0, 0.0], [0.0, 3.0]], "speed_mps": 1.2, "seconds": None}
+    return Generation.objects.create(
+        project=clip.project, clip=clip, run=run, parameters=parameters, result={"frames": 150}
+    )

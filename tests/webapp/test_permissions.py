@@ -16,11 +16,20 @@ from django.contrib.auth.models import AbstractUser, User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import URLResolver
 
-from conftest import attach_features, client_for, finish_run, finish_transition, make_user
+from conftest import (
+    attach_features,
+    client_for,
+    finish_generation,
+    finish_run,
+    finish_transition,
+    make_user,
+)
 from webapp.api import urls as api_urls
 from webapp.clips.models import Clip
 from webapp.clips.selectors import DOWNLOADS
 from webapp.clips.services import clip_upload_create
+from webapp.pfnn.models import Generation
+from webapp.pfnn.selectors import GENERATION_DOWNLOADS
 from webapp.projects.models import Membership, Project, Role
 from webapp.runs.models import Run
 from webapp.transitions.models import Transition
@@ -107,6 +116,23 @@ ENDPOINTS = [
         for name in TRANSITION_DOWNLOADS
     ),
     Endpoint(
+        "pfnn generate",
+        "post",
+        "/api/v1/pfnn/generate/",
+        EDIT,
+        {"clip": "{clip}", "path": [[0.0, 0.0], [0.0, 3.0]], "speed_mps": 1.2},
+    ),
+    Endpoint("pfnn walk detail", "get", "/api/v1/pfnn/generations/{generation}/", READ),
+    *(
+        Endpoint(
+            f"download walk {name}",
+            "get",
+            f"/api/v1/pfnn/generations/{{generation}}/download/{name}/",
+            READ,
+        )
+        for name in GENERATION_DOWNLOADS
+    ),
+    Endpoint(
         "webhooks list",
         "get",
         "/api/v1/projects/{project}/webhooks/",
@@ -141,6 +167,7 @@ class World:
     run: Run
     webhook: Webhook
     transition: Transition
+    generation: Generation
 
     def ids(self) -> dict[str, int]:
         return {
@@ -149,6 +176,7 @@ class World:
             "run": self.run.pk,
             "webhook": self.webhook.pk,
             "transition": self.transition.pk,
+            "generation": self.generation.pk,
         }
 
 
@@ -159,7 +187,7 @@ def build_world(project: Project, editor: AbstractUser, data: bytes) -> World:
     attach_features(run)
     transition = finish_transition(clip, clip)
     webhook = Webhook.objects.create(project=project, url="https://example.com/h", secret="s")
-    return World(project, clip, run, webhook, transition)
+    return World(project, clip, run, webhook, transition, finish_generation(clip))
 
 
 def call(user: AbstractUser | None, endpoint: Endpoint, ids: dict[str, int], upload: bytes) -> Any:
@@ -208,12 +236,18 @@ def api_routes(patterns: list[Any], prefix: str = "") -> set[str]:
     return routes
 
 
+def _downloads_of(route: str) -> Any:
+    if route.startswith("transitions/"):
+        return TRANSITION_DOWNLOADS
+    return GENERATION_DOWNLOADS if route.startswith("pfnn/") else DOWNLOADS
+
+
 def test_matrix_covers_every_route() -> None:
     """A new endpoint must be added to the matrix (the webhooks' included)."""
     expected = {
         route.replace("<str:kind>", kind)
         for route in api_routes(api_urls.urlpatterns)
-        for kind in (TRANSITION_DOWNLOADS if route.startswith("transitions/") else DOWNLOADS)
+        for kind in _downloads_of(route)
     }
     covered = {e.url.removeprefix("/api/v1/") for e in ENDPOINTS} | {"auth/token/"}
     assert expected == covered

@@ -25,8 +25,11 @@ from webapp.runs import pipeline, services, stages, tasks
 from webapp.runs.models import Run, Status
 from webapp.runs.stages import Context, Progress
 
-ALL_KINDS = {kind.value for kind in ArtifactKind if not kind.value.startswith("transition")}
-"""What a pipeline run (``ingest``, ``clean``, ``analyze``) stores; transitions store the rest."""
+ALL_KINDS = {
+    kind.value for kind in ArtifactKind if not kind.value.startswith(("transition", "pfnn"))
+}
+"""What a pipeline run (``ingest``, ``clean``, ``analyze``) stores; transitions and PFNN
+walks store the rest."""
 
 
 @pytest.fixture(autouse=True)

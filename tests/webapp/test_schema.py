@@ -24,7 +24,7 @@ from rest_framework.test import APIClient
 from schemathesis import GenerationMode
 from schemathesis.specs.openapi.checks import negative_data_rejection, positive_data_acceptance
 
-from conftest import attach_features, finish_run, finish_transition
+from conftest import attach_features, finish_generation, finish_run, finish_transition
 from webapp.clips.models import Clip
 from webapp.projects.models import Project
 from webapp.webhooks.models import Webhook
@@ -53,6 +53,9 @@ OPERATIONS = {
     ("GET", "/api/v1/projects/{project_id}/transitions/"),
     ("GET", "/api/v1/transitions/{transition_id}/"),
     ("GET", "/api/v1/transitions/{transition_id}/download/{kind}/"),
+    ("POST", "/api/v1/pfnn/generate/"),
+    ("GET", "/api/v1/pfnn/generations/{generation_id}/"),
+    ("GET", "/api/v1/pfnn/generations/{generation_id}/download/{kind}/"),
 }
 MAX_EXAMPLES = 25  # per operation: the whole property test stays well under a minute
 CREATING = {(method, path) for method, path in OPERATIONS if method == "POST"} - {
@@ -150,6 +153,7 @@ def api_schema(wsgi_app: WSGIHandler, project: Project, clip: Clip) -> Any:
         "run_id": run.pk,
         "webhook_id": webhook.pk,
         "transition_id": transition.pk,
+        "generation_id": finish_generation(clip).pk,
     }
     schema = schemathesis.openapi.from_wsgi("/api/schema/", wsgi_app)
 

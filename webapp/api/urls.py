@@ -52,6 +52,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
 ]
 
+urlpatterns.append(path("", include("webapp.pfnn.api")))
+
 if find_spec("webapp.webhooks.api") is not None:  # written separately; absent in early trees
     urlpatterns.append(path("", include("webapp.webhooks.api")))
 

@@ -58,6 +58,10 @@ class ArtifactKind(models.TextChoices):
     TRANSITION_VIEWER = "transition_viewer", "Transition clip viewer arrays (JSON)"
     TRANSITION_VIEWER_END = "transition_viewer_end", "End-of-clip cut viewer arrays (JSON)"
     TRANSITION_VIEWER_FIXED70 = "transition_viewer_fixed70", "70 % cut viewer arrays (JSON)"
+    PFNN_BVH = "pfnn_bvh", "PFNN walk on the clip's rig (BVH)"
+    PFNN_CANONICAL_BVH = "pfnn_canonical_bvh", "PFNN walk on the canonical skeleton (BVH)"
+    PFNN_VIEWER = "pfnn_viewer", "PFNN walk viewer arrays (JSON)"
+    PFNN_REPORT = "pfnn_report", "PFNN walk measures (JSON)"
     TRANSITION_VIEWER_THRESHOLD = (
         "transition_viewer_threshold",
         "Speed-threshold cut viewer arrays (JSON)",

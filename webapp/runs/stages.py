@@ -4,7 +4,8 @@ A stage is ``stage(context, progress) -> None``; it reads the clip (or what earl
 stages left in ``context``) and writes :class:`~webapp.clips.models.Artifact` rows
 tied to the run, so a re-run after a crash replaces its own partial output
 instead of adding duplicates. The pipeline of an upload is ``ingest``, ``clean``,
-``analyze``; a transition run has the single stage ``transition``.
+``analyze``; a transition run has the single stage ``transition``, a PFNN walk the
+single stage ``pfnn``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import io
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 import numpy as np
@@ -22,10 +23,13 @@ from django.core.files.base import ContentFile
 from django.core.files.storage import Storage
 from django.db import transaction
 
-from motioncore import analysis, bvh, clean, export, transition
+from motioncore import analysis, bvh, clean, export, retarget, transition
 from motioncore.clip import Clip as MotionClip
 from motioncore.errors import MotionCoreError
+from motioncore.pfnn import generate
+from motioncore.pfnn.network import SHIPPED_WEIGHTS, Weights
 from webapp.clips.models import Artifact, ArtifactKind, Clip
+from webapp.pfnn.services import generation_record_result
 from webapp.runs import services
 from webapp.runs.models import Run, Status
 from webapp.transitions.services import transition_record_result
@@ -218,6 +222,44 @@ def transition_stage(context: Context, progress: Progress) -> None:
     transition_record_result(run=context.run, result=report)
 
 
+@cache
+def _pfnn_weights() -> Weights:
+    """The shipped PFNN weights, loaded once per worker."""
+    return Weights.load(SHIPPED_WEIGHTS)
+
+
+def pfnn_stage(context: Context, progress: Progress) -> None:
+    """Walk ``parameters["path"]`` with the shipped PFNN and put the walk on the run's
+    clip's rig (its newest cleaned motion; the first frame is the reference pose)."""
+    parameters = context.run.parameters
+    progress(0.02, "Loading the network")
+    weights = _pfnn_weights()
+    rig, _ = _best_motion(context.run.clip)
+    made = generate.generate(
+        weights,
+        generate.Path.of(parameters["path"]),
+        float(parameters["speed_mps"]),
+        seconds=parameters.get("seconds"),
+        mode=parameters.get("mode", "constant"),
+        foot_lock=bool(parameters.get("foot_lock", True)),
+        progress=lambda f: progress(0.05 + 0.75 * f, "Walking the path"),
+    )
+    progress(0.85, "Putting the walk on the clip's skeleton")
+    walk = retarget.to_rig(made.clip, rig)
+    report = {**made.as_dict(), "parameters": parameters, "weights": SHIPPED_WEIGHTS.name}
+    save_artifact(context.run, ArtifactKind.PFNN_BVH, "walk.bvh", bvh.dump(walk).encode())
+    save_artifact(
+        context.run,
+        ArtifactKind.PFNN_CANONICAL_BVH,
+        "walk-canonical.bvh",
+        bvh.dump(made.clip).encode(),
+    )
+    viewer = json.dumps(export.viewer_arrays(walk), separators=(",", ":")).encode()
+    save_artifact(context.run, ArtifactKind.PFNN_VIEWER, "walk-viewer.json", viewer)
+    save_artifact(context.run, ArtifactKind.PFNN_REPORT, "walk.json", json.dumps(report).encode())
+    generation_record_result(run=context.run, result=made.as_dict())
+
+
 def _best_motion(clip: Clip) -> tuple[MotionClip, str]:
     """The clip's newest cleaned motion, else its original; and which one it is."""
     cleaned = (
@@ -241,4 +283,5 @@ STAGES: dict[str, StageFunction] = {
     "clean": clean_stage,
     "analyze": analyze_stage,
     "transition": transition_stage,
+    "pfnn": pfnn_stage,
 }

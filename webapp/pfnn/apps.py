@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class PfnnConfig(AppConfig):
+    name = "webapp.pfnn"
+    label = "pfnn"

@@ -1,0 +1,69 @@
+"""PFNN walk reads, scoped to the user's memberships (404 for anything of a project the
+user is not a member of). Downloads come from the walk's own run."""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import QuerySet
+
+from webapp.clips.models import Artifact, ArtifactKind, Clip
+from webapp.clips.selectors import Download, download_of
+from webapp.core.errors import NotFound
+from webapp.pfnn.models import Generation
+from webapp.projects.selectors import project_list
+from webapp.runs.models import Status
+
+GENERATION_DOWNLOADS: dict[str, ArtifactKind] = {
+    "walk.bvh": ArtifactKind.PFNN_BVH,
+    "walk-canonical.bvh": ArtifactKind.PFNN_CANONICAL_BVH,
+    "viewer.json": ArtifactKind.PFNN_VIEWER,
+    "report.json": ArtifactKind.PFNN_REPORT,
+}
+"""Download name → artifact kind of the walk's run."""
+
+
+def _related(found: QuerySet[Generation]) -> QuerySet[Generation]:
+    return found.select_related("run", "clip", "created_by").prefetch_related("run__artifacts")
+
+
+def generation_get(*, user: User | AnonymousUser, generation_id: int) -> Generation:
+    """The walk if the user is a member of its project, else 404."""
+    found = _related(
+        Generation.objects.filter(pk=generation_id, project__in=project_list(user=user))
+    ).first()
+    if found is None:
+        raise NotFound("No such walk.")
+    return found
+
+
+def generation_list_for_clip(*, clip: Clip) -> QuerySet[Generation]:
+    """Walks put on ``clip`` (fetched with :func:`clip_get`, so visible), newest first."""
+    return _related(Generation.objects.filter(clip=clip))
+
+
+def generation_downloads_ready(generation: Generation) -> dict[str, bool]:
+    """Download name → whether it can be downloaded now."""
+    if generation.run.status != Status.SUCCEEDED:
+        return dict.fromkeys(GENERATION_DOWNLOADS, False)
+    kinds = {artifact.kind for artifact in generation.run.artifacts.all()}
+    return {name: kind in kinds for name, kind in GENERATION_DOWNLOADS.items()}
+
+
+def generation_download_get(
+    *, user: User | AnonymousUser, generation_id: int, name: str
+) -> Download:
+    """The file behind ``GET pfnn/generations/{id}/download/{name}/``; 404 for
+    non-members, unknown names and files the run has not produced (yet)."""
+    generation = generation_get(user=user, generation_id=generation_id)
+    if name not in GENERATION_DOWNLOADS:
+        names = ", ".join(GENERATION_DOWNLOADS)
+        raise NotFound(f"No download called {name!r}; try one of {names}.")
+    artifact = Artifact.objects.filter(
+        run=generation.run, kind=GENERATION_DOWNLOADS[name], run__status=Status.SUCCEEDED
+    ).first()
+    if artifact is None:
+        raise NotFound(f"No {name} yet: it appears when the walk's run has succeeded.")
+    stem = PurePosixPath(generation.clip.name).stem
+    return download_of(artifact.file, f"{stem}-walk-{generation.pk}.{name}")
