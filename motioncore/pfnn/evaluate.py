@@ -56,12 +56,7 @@ class Evaluation:
 
 
 def _poses(weights: Weights, inputs: FloatArray, phase: FloatArray) -> FloatArray:
-    out = weights.predict(inputs, phase)
-    now = inputs[:, gen._POSE]
-    return (
-        gen.RESIDUAL_SHARE * (now + out[:, gen._DELTA])
-        + (1 - gen.RESIDUAL_SHARE) * out[:, gen._ABSOLUTE]
-    )
+    return gen.next_pose(inputs[:, : data.POSE_SIZE], weights.predict(inputs, phase))
 
 
 def _angles(a: FloatArray, b: FloatArray) -> FloatArray:
@@ -81,7 +76,7 @@ def _slides(motion: Clip, frames: NDArray[np.int64], poses: FloatArray) -> list[
             continue
         nxt = frames[run] + 1
         root = positions[nxt, 0]
-        clip = gen._clip(root[:, [0, 2]], facing[nxt], poses[run], root[:, 1], gen.flat)
+        clip = gen.canonical_clip(root[:, [0, 2]], facing[nxt], poses[run], root[:, 1], gen.flat)
         slide = gen.foot_slide_mps(clip)
         if np.isfinite(slide):
             out.append((slide, len(run)))

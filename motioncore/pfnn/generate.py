@@ -267,14 +267,23 @@ def generate(
         positions[t + 1] = position + step
         velocity = step * data.FPS
         facing += float(out[_TURN])
-        pose = RESIDUAL_SHARE * (pose + out[_DELTA]) + (1.0 - RESIDUAL_SHARE) * out[_ABSOLUTE]
+        pose = next_pose(pose, out)
         height = float(out[_HEIGHT])
         phase = float(np.mod(phase + max(float(out[_PHASE]), 0.0), 2.0 * np.pi))
-    clip = _clip(positions, facings, poses, heights, terrain)
+    clip = canonical_clip(positions, facings, poses, heights, terrain)
     return _measured(clip, phases, contact, path, foot_lock)
 
 
-def _clip(
+def next_pose(pose: FloatArray, out: FloatArray) -> FloatArray:
+    """The next pose ``[..., POSE_SIZE]`` from the current one and the network's outputs
+    ``[..., OUTPUT_SIZE]`` (:data:`RESIDUAL_SHARE` of the residual, the rest absolute)."""
+    return np.asarray(
+        RESIDUAL_SHARE * (pose + out[..., _DELTA]) + (1.0 - RESIDUAL_SHARE) * out[..., _ABSOLUTE],
+        dtype=np.float64,
+    )
+
+
+def canonical_clip(
     positions: FloatArray,
     facings: FloatArray,
     poses: FloatArray,

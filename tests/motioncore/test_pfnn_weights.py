@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import manifest_rows, shared_data_dir
+from conftest import SAMPLE_DIR, manifest_rows, shared_data_dir
 from motioncore import bvh, canonical, cli, fk
 from motioncore.pfnn import dataset as data
 from motioncore.pfnn import generate as gen
@@ -62,6 +62,18 @@ def test_a_30_second_walk_follows_the_path_without_sliding_drifting_or_exploding
     assert hips.min() > 0.75 and hips.max() < 1.1 and (head - hips).min() > 0.4
     speed = np.linalg.norm(np.diff(positions[:, 0][:, [0, 2]], axis=0), axis=1) * data.FPS
     assert abs(float(np.median(speed)) - SPEED) < 0.35 * SPEED
+
+
+def test_evaluation_measures_pose_error_against_repeating_the_pose(weights: Weights) -> None:
+    from motioncore.pfnn import evaluate
+
+    motion = data.prepare(bvh.load(SAMPLE_DIR / "games105" / "walk60.bvh"))
+    result = evaluate.evaluate(weights, {"walk60": motion, "walk60#mirror": data.mirror(motion)})
+    assert result.clips == ("walk60", "walk60#mirror") and result.samples > 100
+    assert 0.0 < result.repeat_pose_error_deg < 5.0  # a walk turns its joints a few ° a frame
+    assert 0.0 < result.joint_angle_error_deg < 5.0  # seed 002 §5.2's target (a training clip)
+    assert 0.0 < result.foot_slide_mps < 0.3 and 0.0 < result.data_foot_slide_mps < 0.1
+    assert set(result.as_dict()) >= {"joint_angle_error_deg", "foot_slide_mps"}
 
 
 def test_the_command_line_writes_a_bvh_and_the_measures(tmp_path: Path, capsys: object) -> None:

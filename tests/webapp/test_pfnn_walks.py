@@ -102,3 +102,30 @@ def test_what_a_short_walk_cannot_measure_is_null_not_nan(
     pipeline.execute(run_id=generation.run.pk)
     result = client.get(f"/api/v1/pfnn/generations/{walk['id']}/").json()["result"]
     assert result["frames"] == 30 and result["phase_drift_rad"] is None  # < 3 left strikes
+
+
+def test_the_walk_page_offers_the_editor_to_editors_and_lists_walks_to_members(
+    project: Project, members: dict[str, AbstractUser], media_root: object
+) -> None:
+    from django.test import Client
+
+    from conftest import finish_generation
+
+    clip = processed(project, members["editor"], WALK)
+    finish_generation(clip)
+    url = f"/clips/{clip.pk}/walk/"
+
+    def page(role: str) -> Any:
+        client = Client()
+        client.force_login(members[role])
+        return client.get(url)
+
+    editor, viewer = page("editor"), page("viewer")
+    assert editor.status_code == viewer.status_code == 200
+    assert b"/api/v1/pfnn/generate/" in editor.content
+    assert b'id="path-editor"' in editor.content and b'id="path-editor"' not in viewer.content
+    assert b"data-generation-id" in viewer.content  # the walk is listed for everyone
+    assert page("outsider").status_code == 404
+    clip_page = Client()
+    clip_page.force_login(members["viewer"])
+    assert url.encode() in clip_page.get(f"/clips/{clip.pk}/").content  # linked from the clip
