@@ -10,7 +10,9 @@ here would shadow the ``conftest`` module the other test folders import helpers 
 from __future__ import annotations
 
 import os
+import queue
 import shutil
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -104,3 +106,32 @@ def screenshot(page: Any, name: str, selector: str | None = None) -> None:
         page.screenshot(path=str(path), full_page=True)
     else:
         page.locator(selector).screenshot(path=str(path))
+
+
+class RunWorker:
+    """Executes queued runs one at a time on a thread, as a Celery worker would
+    (``pipeline.execute``, the task's body); feed it with
+    ``monkeypatch.setattr(tasks.run_pipeline, "delay", worker.queue.put)``."""
+
+    def __init__(self) -> None:
+        self.queue: queue.Queue[int | None] = queue.Queue()
+        self.errors: list[BaseException] = []
+        self.thread = threading.Thread(target=self._work, daemon=True)
+
+    def _work(self) -> None:
+        from django.db import connection
+
+        from webapp.runs import pipeline
+
+        while (run_id := self.queue.get()) is not None:
+            try:
+                pipeline.execute(run_id=run_id)
+            except BaseException as error:  # reported by the test
+                self.errors.append(error)
+            finally:
+                connection.close()
+
+    def stop(self, timeout_s: float = 60.0) -> None:
+        """Finish the queued runs and end the thread."""
+        self.queue.put(None)
+        self.thread.join(timeout=timeout_s)

@@ -9,7 +9,6 @@ page has shown the run part-way, so the progress bar is seen moving, not only do
 
 from __future__ import annotations
 
-import queue
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -20,16 +19,16 @@ from browser_harness import (
     CANVAS_PROBE,
     PASSWORD,
     SAMPLE_DIR,
+    RunWorker,
     browser,  # noqa: F401 (the fixture, by name)
     log_in,
     screenshot,
     set_range,
 )
 from django.contrib.auth import get_user_model
-from django.db import connection
 
 from webapp.projects.models import Membership, Project, Role
-from webapp.runs import pipeline, services, stages, tasks
+from webapp.runs import services, stages, tasks
 
 CLIP_A = SAMPLE_DIR / "games105" / "walk60.bvh"
 CLIP_B = SAMPLE_DIR / "games105" / "walk_forward.bvh"
@@ -49,23 +48,12 @@ TOOLTIP_SWEEP = """() => {
 }"""
 
 
-class Worker:
-    """Executes queued runs one at a time on a thread; ``gate`` holds the analyze stage."""
+class Worker(RunWorker):
+    """A :class:`RunWorker` whose ``gate`` holds the analyze stage."""
 
     def __init__(self) -> None:
-        self.queue: queue.Queue[int | None] = queue.Queue()
+        super().__init__()
         self.gate = threading.Event()
-        self.errors: list[BaseException] = []
-        self.thread = threading.Thread(target=self._work, daemon=True)
-
-    def _work(self) -> None:
-        while (run_id := self.queue.get()) is not None:
-            try:
-                pipeline.execute(run_id=run_id)
-            except BaseException as error:  # reported by the test
-                self.errors.append(error)
-            finally:
-                connection.close()
 
     def held(self, stage: Callable[..., None]) -> Callable[..., None]:
         def wrapper(context: Any, progress: Callable[..., None]) -> None:
@@ -89,8 +77,7 @@ def worker(
     running.thread.start()
     yield running
     running.gate.set()
-    running.queue.put(None)
-    running.thread.join(timeout=30)
+    running.stop()
     assert not running.errors, running.errors
 
 

@@ -11,9 +11,7 @@ by ``run_pipeline.delay``, as in ``test_upload_to_transition.py``.
 from __future__ import annotations
 
 import math
-import queue
 import re
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,12 +21,12 @@ from browser_harness import (
     CANVAS_PROBE,
     PASSWORD,
     SAMPLE_DIR,
+    RunWorker,
     browser,  # noqa: F401 (the fixture, by name)
     log_in,
     screenshot,
 )
 from django.contrib.auth import get_user_model
-from django.db import connection
 
 from webapp.clips.services import clip_upload_create
 from webapp.projects.models import Membership, Project, Role
@@ -42,24 +40,6 @@ CLICKS = [(0.0, -3.0), (0.0, 1.0), (2.0, 3.0)]
 # The map's layout (static/js/walk/path.js, mapView): margins around the ±10 m square.
 MAP_MARGIN = {"left": 30, "right": 14, "top": 14, "bottom": 24}
 MAP_HALF_M = 10
-
-
-class Worker:
-    """Executes queued runs one at a time on a thread."""
-
-    def __init__(self) -> None:
-        self.queue: queue.Queue[int | None] = queue.Queue()
-        self.errors: list[BaseException] = []
-        self.thread = threading.Thread(target=self._work, daemon=True)
-
-    def _work(self) -> None:
-        while (run_id := self.queue.get()) is not None:
-            try:
-                pipeline.execute(run_id=run_id)
-            except BaseException as error:  # reported by the test
-                self.errors.append(error)
-            finally:
-                connection.close()
 
 
 @pytest.fixture
@@ -82,14 +62,13 @@ def walk_clip(transactional_db: None, settings: Any, tmp_path: Path, monkeypatch
 
 
 @pytest.fixture
-def worker(walk_clip: Any, monkeypatch: Any) -> Iterator[Worker]:
+def worker(walk_clip: Any, monkeypatch: Any) -> Iterator[RunWorker]:
     """From here on, queued runs (the walk's) are executed by a thread."""
-    running = Worker()
+    running = RunWorker()
     monkeypatch.setattr(tasks.run_pipeline, "delay", running.queue.put)
     running.thread.start()
     yield running
-    running.queue.put(None)
-    running.thread.join(timeout=60)
+    running.stop()
     assert not running.errors, running.errors
 
 
@@ -208,7 +187,7 @@ def replay(page: Any, generation: str) -> None:
 
 
 def test_draw_a_path_walk_it_and_play_it(
-    live_server: Any, walk_clip: Any, worker: Worker, browser: Any
+    live_server: Any, walk_clip: Any, worker: RunWorker, browser: Any
 ) -> None:
     base = live_server.url
     url = f"{base}/clips/{walk_clip.pk}/walk/"

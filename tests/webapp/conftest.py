@@ -155,20 +155,36 @@ def attach_features(run: Run) -> Artifact:
     return artifact
 
 
+def _succeeded_run_with_files(clip: Clip, stages: list[str], kinds: Any) -> Run:
+    """A succeeded run of ``stages`` on ``clip`` with a small file of each artifact kind."""
+    run = Run.objects.create(
+        clip=clip, stages=stages, status="succeeded", progress=100, finished_at=now()
+    )
+    for kind in kinds:
+        data = b"{}"
+        artifact = Artifact(
+            clip=clip, run=run, kind=kind, sha256=hashlib.sha256(data).hexdigest(), size_bytes=2
+        )
+        artifact.file.save(f"run{run.pk}-{kind}", ContentFile(data), save=True)
+    return run
+
+
 def finish_transition(clip_a: Clip, clip_b: Clip) -> Transition:
     """A succeeded transition from ``clip_a`` into ``clip_b`` with a small file of every
     downloadable kind, as a worker would leave it."""
-    run = Run.objects.create(
-        clip=clip_a, stages=["transition"], status="succeeded", progress=100, finished_at=now()
-    )
-    for kind in TRANSITION_DOWNLOADS.values():
-        data = b"{}"
-        artifact = Artifact(
-            clip=clip_a, run=run, kind=kind, sha256=hashlib.sha256(data).hexdigest(), size_bytes=2
-        )
-        artifact.file.save(f"run{run.pk}-{kind}", ContentFile(data), save=True)
+    run = _succeeded_run_with_files(clip_a, ["transition"], TRANSITION_DOWNLOADS.values())
     return Transition.objects.create(
         project=clip_a.project, clip_a=clip_a, clip_b=clip_b, run=run, result={"metrics": {}}
+    )
+
+
+def finish_generation(clip: Clip) -> Generation:
+    """A succeeded PFNN walk on ``clip`` with a small file of every downloadable kind, as
+    a worker would leave it."""
+    run = _succeeded_run_with_files(clip, ["pfnn"], GENERATION_DOWNLOADS.values())
+    parameters = {"path": [[0.0, 0.0], [0.0, 3.0]], "speed_mps": 1.2, "seconds": None}
+    return Generation.objects.create(
+        project=clip.project, clip=clip, run=run, parameters=parameters, result={"frames": 150}
     )
 
 
@@ -194,21 +210,3 @@ def processed(project: Project, user: AbstractUser, path: Path) -> Clip:
     run.refresh_from_db()
     assert run.status == Status.SUCCEEDED, run.error
     return clip
-
-
-def finish_generation(clip: Clip) -> Generation:
-    """A succeeded PFNN walk on ``clip`` with a small file of every downloadable kind, as
-    a worker would leave it."""
-    run = Run.objects.create(
-        clip=clip, stages=["pfnn"], status="succeeded", progress=100, finished_at=now()
-    )
-    for kind in GENERATION_DOWNLOADS.values():
-        data = b"{}"
-        artifact = Artifact(
-            clip=clip, run=run, kind=kind, sha256=hashlib.sha256(data).hexdigest(), size_bytes=2
-        )
-        artifact.file.save(f"run{run.pk}-{kind}", ContentFile(data), save=True)
-    parameters = {"path": [[0.0, 0.0], [0.0, 3.0]], "speed_mps": 1.2, "seconds": None}
-    return Generation.objects.create(
-        project=clip.project, clip=clip, run=run, parameters=parameters, result={"frames": 150}
-    )

@@ -8,6 +8,7 @@ uploaded file, the others the newest artifact of their kind from a succeeded run
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
@@ -148,3 +149,28 @@ def download_of(file: FieldFile, filename: str) -> Download:
         raise NotFound(f"The stored file for {filename} is missing; start a new run or re-upload.")
     suffix = PurePosixPath(filename).suffix.lower()
     return Download(file, filename, _CONTENT_TYPES.get(suffix, "application/octet-stream"))
+
+
+def run_downloads_ready(run: Run, downloads: Mapping[str, ArtifactKind]) -> dict[str, bool]:
+    """Download name → whether ``run`` succeeded and stored that kind (``downloads``:
+    name → artifact kind; the run's artifacts are expected prefetched)."""
+    if run.status != Status.SUCCEEDED:
+        return dict.fromkeys(downloads, False)
+    kinds = {artifact.kind for artifact in run.artifacts.all()}
+    return {name: kind in kinds for name, kind in downloads.items()}
+
+
+def run_download_get(
+    run: Run, downloads: Mapping[str, ArtifactKind], name: str, filename: str, what: str
+) -> Download:
+    """The file called ``name`` (one of ``downloads``) of a succeeded ``run``, offered as
+    ``filename``; 404 for unknown names and files the run has not produced (yet).
+    ``what``: the object in the message ("the transition's run")."""
+    if name not in downloads:
+        raise NotFound(f"No download called {name!r}; try one of {', '.join(downloads)}.")
+    artifact = Artifact.objects.filter(
+        run=run, kind=downloads[name], run__status=Status.SUCCEEDED
+    ).first()
+    if artifact is None:
+        raise NotFound(f"No {name} yet: it appears when {what} has succeeded.")
+    return download_of(artifact.file, filename)

@@ -8,12 +8,11 @@ from pathlib import PurePosixPath
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 
-from webapp.clips.models import Artifact, ArtifactKind, Clip
-from webapp.clips.selectors import Download, download_of
+from webapp.clips.models import ArtifactKind, Clip
+from webapp.clips.selectors import Download, run_download_get, run_downloads_ready
 from webapp.core.errors import NotFound
 from webapp.pfnn.models import Generation
 from webapp.projects.selectors import project_list
-from webapp.runs.models import Status
 
 GENERATION_DOWNLOADS: dict[str, ArtifactKind] = {
     "walk.bvh": ArtifactKind.PFNN_BVH,
@@ -45,10 +44,7 @@ def generation_list_for_clip(*, clip: Clip) -> QuerySet[Generation]:
 
 def generation_downloads_ready(generation: Generation) -> dict[str, bool]:
     """Download name → whether it can be downloaded now."""
-    if generation.run.status != Status.SUCCEEDED:
-        return dict.fromkeys(GENERATION_DOWNLOADS, False)
-    kinds = {artifact.kind for artifact in generation.run.artifacts.all()}
-    return {name: kind in kinds for name, kind in GENERATION_DOWNLOADS.items()}
+    return run_downloads_ready(generation.run, GENERATION_DOWNLOADS)
 
 
 def generation_download_get(
@@ -57,13 +53,6 @@ def generation_download_get(
     """The file behind ``GET pfnn/generations/{id}/download/{name}/``; 404 for
     non-members, unknown names and files the run has not produced (yet)."""
     generation = generation_get(user=user, generation_id=generation_id)
-    if name not in GENERATION_DOWNLOADS:
-        names = ", ".join(GENERATION_DOWNLOADS)
-        raise NotFound(f"No download called {name!r}; try one of {names}.")
-    artifact = Artifact.objects.filter(
-        run=generation.run, kind=GENERATION_DOWNLOADS[name], run__status=Status.SUCCEEDED
-    ).first()
-    if artifact is None:
-        raise NotFound(f"No {name} yet: it appears when the walk's run has succeeded.")
     stem = PurePosixPath(generation.clip.name).stem
-    return download_of(artifact.file, f"{stem}-walk-{generation.pk}.{name}")
+    filename = f"{stem}-walk-{generation.pk}.{name}"
+    return run_download_get(generation.run, GENERATION_DOWNLOADS, name, filename, "the walk's run")

@@ -8,11 +8,10 @@ from pathlib import PurePosixPath
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 
-from webapp.clips.models import Artifact, ArtifactKind, Clip
-from webapp.clips.selectors import Download, clip_list, download_of
+from webapp.clips.models import ArtifactKind, Clip
+from webapp.clips.selectors import Download, clip_list, run_download_get, run_downloads_ready
 from webapp.core.errors import NotFound
 from webapp.projects.selectors import project_get, project_list
-from webapp.runs.models import Status
 from webapp.transitions.models import Transition
 
 TRANSITION_DOWNLOADS: dict[str, ArtifactKind] = {
@@ -51,10 +50,7 @@ def transition_get(*, user: User | AnonymousUser, transition_id: int) -> Transit
 
 def transition_downloads_ready(transition: Transition) -> dict[str, bool]:
     """Download name → whether it can be downloaded now (the run succeeded and made it)."""
-    if transition.run.status != Status.SUCCEEDED:
-        return dict.fromkeys(TRANSITION_DOWNLOADS, False)
-    kinds = {artifact.kind for artifact in transition.run.artifacts.all()}
-    return {name: kind in kinds for name, kind in TRANSITION_DOWNLOADS.items()}
+    return run_downloads_ready(transition.run, TRANSITION_DOWNLOADS)
 
 
 def transition_download_get(
@@ -63,17 +59,11 @@ def transition_download_get(
     """The file behind ``GET transitions/{id}/download/{name}/``; 404 for non-members,
     unknown names and files the run has not produced (yet)."""
     transition = transition_get(user=user, transition_id=transition_id)
-    if name not in TRANSITION_DOWNLOADS:
-        names = ", ".join(TRANSITION_DOWNLOADS)
-        raise NotFound(f"No download called {name!r}; try one of {names}.")
-    artifact = Artifact.objects.filter(
-        run=transition.run, kind=TRANSITION_DOWNLOADS[name], run__status=Status.SUCCEEDED
-    ).first()
-    if artifact is None:
-        raise NotFound(f"No {name} yet: it appears when the transition's run has succeeded.")
     a, b = PurePosixPath(transition.clip_a.name), PurePosixPath(transition.clip_b.name)
-    stem = f"{a.stem}-to-{b.stem}"
-    return download_of(artifact.file, f"{stem}.{name}")
+    filename = f"{a.stem}-to-{b.stem}.{name}"
+    return run_download_get(
+        transition.run, TRANSITION_DOWNLOADS, name, filename, "the transition's run"
+    )
 
 
 def transition_list_for_clip(*, clip: Clip) -> QuerySet[Transition]:
