@@ -1,0 +1,183 @@
+"""Importers for Microsoft's two Labanotation JSON layouts (MIT; ``../shared/data/laban``).
+
+Both describe upper-body gestures as a list of key poses, each giving a direction and
+a level for the head, both elbows and both wrists:
+
+* **LabanotationSuite** (``{"<name>": {"Position0": {"start time": ["ms"],
+  "duration": ["flag"], "head": [direction, level], "right elbow": […], "right
+  wrist": […], "left elbow": […], "left wrist": […], "rotation": ["ToLeft"|"ToRight",
+  "degrees"]}, …}}``): times in milliseconds; ``duration`` is a flag of the editor
+  (kept in ``meta``, not used for timing); ``rotation`` turns the whole body;
+* **gestureBotDesignKit** (``[{"time": s, "head": {"dur": s, "dir", "lvl"},
+  "relbow": …, "rwrist": …, "lelbow": …, "lwrist": …}, …]``): times and
+  durations in seconds; a key pose may leave parts out (the format example's last
+  entry only marks the end time; ``text``, ``midi`` and ``audio`` are not motion and
+  are ignored).
+
+Into the score format (:mod:`motioncore.laban.score`) at 60 beats per minute (one beat
+= one second) in 4/4: each body part's key poses become direction symbols in its
+column (``head``; ``arm_left``/``arm_right`` with the pre-sign ``elbow`` or ``wrist``)
+that start on the previous key pose and arrive on this one; the first key pose is a
+starting position (duration 0); a key pose that repeats the one before becomes a hold.
+A non-zero LabanotationSuite rotation becomes a turn in the ``body`` column.
+Direction names map one to one (``"Right Forward"`` → ``right_forward``), levels
+``Low``/``Normal``/``High`` → ``low``/``middle``/``high``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from motioncore.laban.score import DIRECTIONS, FORMAT, Score, ScoreError, load
+
+TEMPO_BPM = 60.0
+METER = 4
+LEVEL_NAMES = {"low": "low", "normal": "middle", "middle": "middle", "high": "high"}
+SUITE_PARTS = {
+    "head": ("head", None),
+    "right elbow": ("arm_right", "elbow"),
+    "right wrist": ("arm_right", "wrist"),
+    "left elbow": ("arm_left", "elbow"),
+    "left wrist": ("arm_left", "wrist"),
+}
+BOT_PARTS = {
+    "head": ("head", None),
+    "relbow": ("arm_right", "elbow"),
+    "rwrist": ("arm_right", "wrist"),
+    "lelbow": ("arm_left", "elbow"),
+    "lwrist": ("arm_left", "wrist"),
+}
+
+KeyPose = tuple[float, dict[tuple[str, str | None], tuple[str, str]], float]
+"""(time s, (column, part) → (direction, level), body rotation in degrees)."""
+
+
+def direction_of(name: str) -> str:
+    """``"Right Forward"`` → ``right_forward`` (``ScoreError`` if unknown)."""
+    key = "_".join(name.strip().lower().split())
+    if key not in DIRECTIONS:
+        raise ScoreError([f"unknown direction {name!r}"])
+    return key
+
+
+def level_of(name: str) -> str:
+    """``Low``/``Normal``/``High`` → ``low``/``middle``/``high``."""
+    key = LEVEL_NAMES.get(name.strip().lower())
+    if key is None:
+        raise ScoreError([f"unknown level {name!r}"])
+    return key
+
+
+def load_file(path: str | Path) -> Score:
+    """A score from either Microsoft layout (detected) or the native format."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    if isinstance(data, dict) and data.get("format") == FORMAT:
+        return load(data)
+    if isinstance(data, list):
+        return from_gesturebot(data, title=Path(path).stem)
+    if isinstance(data, dict):
+        return from_suite(data)
+    raise ScoreError([f"{path}: neither a LabanotationSuite nor a gestureBot score"])
+
+
+def from_suite(data: Mapping[str, Any]) -> Score:
+    """A LabanotationSuite score (its first gesture, ``{"<name>": {"Position0": …}}``)."""
+    if len(data) != 1:
+        raise ScoreError([f"expected one gesture, found {len(data)}"])
+    ((name, positions),) = data.items()
+    keys: list[KeyPose] = []
+    flags = []
+    for label, body in sorted(positions.items(), key=lambda kv: _position_number(kv[0])):
+        try:
+            time_s = float(body["start time"][0]) / 1000.0 if "start time" in body else None
+            poses = {
+                column: (direction_of(body[part][0]), level_of(body[part][1]))
+                for part, column in SUITE_PARTS.items()
+            }
+            turn = body.get("rotation", ["ToRight", "0"])
+            degrees = float(turn[1]) * (-1.0 if turn[0] == "ToLeft" else 1.0)
+        except (KeyError, IndexError, ValueError) as error:
+            raise ScoreError([f"{name} {label}: {error}"]) from None
+        if time_s is None:  # one editor output lacks it: half-way to the next is unknown,
+            time_s = keys[-1][0] if keys else 0.0  # so it lands on the pose before
+        keys.append((time_s, poses, degrees))
+        flags.append(body.get("duration", [""])[0])
+    return _score(keys, title=name, meta={"source": "LabanotationSuite", "duration_flags": flags})
+
+
+def from_gesturebot(frames: Sequence[Mapping[str, Any]], title: str = "") -> Score:
+    """A gestureBotDesignKit key-pose list."""
+    keys: list[KeyPose] = []
+    for i, frame in enumerate(frames):
+        try:
+            poses = {
+                column: (direction_of(frame[part]["dir"]), level_of(frame[part]["lvl"]))
+                for part, column in BOT_PARTS.items()
+                if part in frame
+            }
+            keys.append((float(frame["time"]), poses, 0.0))
+        except (KeyError, TypeError, ValueError) as error:
+            raise ScoreError([f"key pose {i}: {error}"]) from None
+    return _score(keys, title=title, meta={"source": "gestureBotDesignKit"})
+
+
+def _position_number(label: str) -> int:
+    digits = "".join(c for c in label if c.isdigit())
+    return int(digits) if digits else 0
+
+
+def _score(keys: list[KeyPose], title: str, meta: dict[str, Any]) -> Score:
+    if not keys:
+        raise ScoreError(["no key poses"])
+    start = min(k[0] for k in keys)
+    symbols: list[dict[str, Any]] = []
+    previous: dict[tuple[str, str | None], tuple[float, tuple[str, str]]] = {}
+    for time_s, poses, degrees in sorted(keys, key=lambda k: k[0]):
+        beat = (time_s - start) / (60.0 / TEMPO_BPM)
+        for (column, part), pose in poses.items():
+            before = previous.get((column, part))
+            begin = before[0] if before else beat
+            if before is not None and beat - begin <= 1e-9:
+                continue  # two key poses at one time: the first stands
+            symbol: dict[str, Any] = {"column": column, "beat": begin, "duration": beat - begin}
+            if part is not None:
+                symbol["part"] = part
+            if before is not None and before[1] == pose:
+                symbol["kind"] = "hold"
+            else:
+                symbol |= {"kind": "direction", "direction": pose[0], "level": pose[1]}
+            if before is None:
+                symbol["duration"] = 0.0
+            symbols.append(symbol)
+            previous[(column, part)] = (beat, pose)
+        if abs(degrees) > 1.0:
+            turn = "right" if degrees > 0 else "left"
+            symbols.append(
+                {
+                    "column": "body",
+                    "kind": "turn",
+                    "beat": beat,
+                    "turn": turn,
+                    "amount": min(abs(degrees) / 360.0, 4.0),
+                }
+            )
+    last = max(
+        [(max(k[0] for k in keys) - start) / (60.0 / TEMPO_BPM)]
+        + [s["beat"] + s.get("duration", 0.0) for s in symbols]
+    )
+    measures = max(1, math.ceil((last + 1e-9) / METER))
+    return load(
+        {
+            "format": FORMAT,
+            "title": title,
+            "tempo_bpm": TEMPO_BPM,
+            "meter": METER,
+            "measures": measures,
+            "symbols": symbols,
+            "meta": meta,
+        }
+    )
