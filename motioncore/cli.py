@@ -8,7 +8,8 @@
   report. A progress bar goes to stderr when it is a terminal.
 * ``info FILE``: a short human-readable summary.
 * ``analyze`` and ``transition``: see :mod:`motioncore.cli_analysis`.
-* ``pfnn dataset|train``: see :mod:`motioncore.cli_pfnn`.
+* ``pfnn dataset|train|evaluate|generate``: see :mod:`motioncore.cli_pfnn`.
+* ``laban SCORE -o OUT.bvh``: see :mod:`motioncore.cli_laban`.
 
 Exit codes: 0 success, 2 invalid input (bad file or bad arguments), 1 anything
 else (a bug: reported with a one-line message).
@@ -23,7 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from motioncore import bvh, cli_analysis, cli_pfnn, report
+from motioncore import bvh, cli_analysis, cli_laban, cli_pfnn, report
 from motioncore.clip import Clip
 from motioncore.errors import MotionCoreError
 
@@ -42,6 +43,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "analyze": cli_analysis.analyze,
         "transition": cli_analysis.transition_command,
         "pfnn": cli_pfnn.run,
+        "laban": cli_laban.run,
     }[args.command]
     return handler(args)
 
@@ -78,6 +80,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_load_options(info)
     cli_analysis.add_parsers(commands)
     cli_pfnn.add_parsers(commands)
+    cli_laban.add_parser(commands)
     return parser
 
 

@@ -1,9 +1,12 @@
 """Supports → footprints (seed 003 §7.2): where and when each foot lands.
 
 The support columns are read in time order. Each support direction symbol is a step
-of its side's foot: the body's centre moves by the step vector (the symbol's direction
-in the body's current facing frame × :func:`step_length_m`), and the foot lands beside
-that point, half a hip width to its side. ``place`` closes the foot beside the other.
+of its side's foot: the foot lands one step vector (the symbol's direction in the
+body's current facing frame × :func:`step_length_m`) away from the point beside the
+other foot (a hip width to its side), so the distance between consecutive footprints
+is the step length; ``place`` closes the foot beside the other. The body's centre is
+then midway between the feet (a hop, from one foot to the same foot, lands a step
+from where that foot took off, the centre above it).
 A ``turn`` in a support (or the body) column pivots on the supporting foot: the facing
 changes by exactly ``amount`` × 360° and the feet turn in place. A ``hold`` keeps the
 weight where it is. A ``path`` sign turns the facing progressively over its span (a
@@ -67,7 +70,8 @@ class Footprint:
     """A foot on the ground: ``side``, from ``start_s`` (it lands, or the weight
     arrives) to ``end_s`` (it lifts), at ``position`` (x, z metres) with the foot
     pointing along ``heading`` (radians about +Y, 0 = +Z); ``kind`` says how it got
-    there (``start``, ``step``, ``close``, ``hop``, ``leap``, ``jump``)."""
+    there (``start``, ``step``, ``close``, ``hop``, ``leap``); ``step_m`` is the length
+    of the step that put it there (metres, 0 for the starting stance)."""
 
     side: str
     start_s: float
@@ -76,12 +80,14 @@ class Footprint:
     heading: float
     level: str
     kind: str
+    step_m: float = 0.0
 
 
 @dataclass(frozen=True)
 class Footprints:
-    """The prints in landing order and the body's centre and facing at each support
-    change (``centre`` ``[N, 2]``, ``facing`` ``[N]``, ``times`` ``[N]`` seconds)."""
+    """The prints in landing order and the body's centre and facing where each support
+    or turn starts and where it arrives (``centre`` ``[N, 2]``, ``facing`` ``[N]``,
+    ``times`` ``[N]`` seconds, sorted)."""
 
     prints: tuple[Footprint, ...]
     times: np.ndarray
@@ -124,6 +130,24 @@ def _path_turn(paths: list[Symbol], a: float, b: float) -> float:
     return total
 
 
+def _lift(
+    prints: list[Footprint],
+    open_print: dict[str, Footprint],
+    airborne: set[str],
+    side: str,
+    time_s: float,
+) -> None:
+    """The foot on ``side`` leaves the ground at ``time_s`` (its print is closed);
+    nothing if it is already in the air."""
+    if side in airborne:
+        return
+    p = open_print[side]
+    prints.append(
+        Footprint(side, p.start_s, time_s, p.position, p.heading, p.level, p.kind, p.step_m)
+    )
+    airborne.add(side)
+
+
 def footprints(score: Score, leg_length_m: float = 0.84) -> Footprints:
     """The footprints of ``score`` for legs ``leg_length_m`` long (see the module docstring)."""
     spb = score.seconds_per_beat
@@ -152,7 +176,12 @@ def footprints(score: Score, leg_length_m: float = 0.84) -> Footprints:
     paths = [s for s in score.symbols if s.kind == "path"]
     last_support_end = 0.0
     last_beat = 0.0
+    last_side = ""
+    airborne: set[str] = set()
     for symbol in events:
+        times.append(symbol.beat * spb)  # where the body is when the movement starts
+        centres.append(centre.copy())
+        facings.append(heading)
         heading -= _path_turn(paths, last_beat, max(last_beat, symbol.end))
         last_beat = max(last_beat, symbol.end)
         if symbol.kind == "turn":
@@ -161,7 +190,7 @@ def footprints(score: Score, leg_length_m: float = 0.84) -> Footprints:
             for s in ("left", "right"):
                 p = open_print[s]
                 open_print[s] = Footprint(
-                    s, p.start_s, p.end_s, p.position, heading, p.level, p.kind
+                    s, p.start_s, p.end_s, p.position, heading, p.level, p.kind, p.step_m
                 )
             if symbol.column in SUPPORTS:  # a pivot keeps the weight on the foot
                 last_support_end = max(last_support_end, symbol.end)
@@ -177,34 +206,41 @@ def footprints(score: Score, leg_length_m: float = 0.84) -> Footprints:
             )
             move = _DIRECTION_VECTORS[str(symbol.direction)]
             norm = math.hypot(*move)
-            if norm > 0:
-                centre = centre + _rotate(
-                    (move[0] / norm * length, move[1] / norm * length), heading
+            step = (move[0] / norm * length, move[1] / norm * length) if norm > 0 else (0.0, 0.0)
+            other = "left" if side == "right" else "right"
+            hop = air > 1e-9 and last_side == side
+            if hop:  # from where this foot took off
+                base = np.array(open_print[side].position)
+            else:  # beside the other foot, a hip width to this side
+                base = np.array(open_print[other].position) + _rotate(
+                    (side_offset[side] * 2.0 * half, 0.0), heading
                 )
-            landed = centre + _rotate((side_offset[side] * half, 0.0), heading)
+            landed = base + _rotate(step, heading)
+            centre = (landed + np.array(open_print[other].position)) / 2.0
+            if air > 1e-9:  # landing from the air: the body comes down over that foot,
+                centre = landed - _rotate((side_offset[side] * half, 0.0), heading)
+                centres[-1] = centre.copy()  # already there when the support starts
+            last_side = side
             kind = "step" if symbol.direction != "place" else "close"
             if air > 1e-9:
-                kind = "hop" if prints and prints[-1].side == side else "leap"
-            old = open_print[side]
-            prints.append(
-                Footprint(
-                    side,
-                    old.start_s,
-                    symbol.beat * spb,
-                    old.position,
-                    old.heading,
-                    old.level,
-                    old.kind,
-                )
-            )
+                kind = "hop" if hop else "leap"
+            if air > 1e-9:  # a flight: both feet left the ground when the supports ended
+                for foot in ("left", "right"):
+                    _lift(prints, open_print, airborne, foot, last_support_end * spb)
+            _lift(prints, open_print, airborne, side, symbol.beat * spb)
+            # Walking, the weight arrives on the new foot when the symbol ends; landing
+            # from the air, the foot is on the ground for the whole support symbol.
+            contact = symbol.beat if air > 1e-9 else symbol.end
+            airborne.discard(side)
             open_print[side] = Footprint(
                 side,
-                symbol.end * spb,
+                contact * spb,
                 math.inf,
                 (float(landed[0]), float(landed[1])),
                 heading,
                 str(symbol.level),
                 kind,
+                length,
             )
             last_support_end = max(last_support_end, symbol.end)
         elif symbol.kind == "hold":
@@ -214,9 +250,15 @@ def footprints(score: Score, leg_length_m: float = 0.84) -> Footprints:
         facings.append(heading)
     end = score.beats * spb
     for side in ("left", "right"):
-        p = open_print[side]
-        prints.append(Footprint(side, p.start_s, end, p.position, p.heading, p.level, p.kind))
+        _lift(prints, open_print, airborne, side, end)
     ordered = tuple(
         sorted((p for p in prints if p.end_s >= p.start_s), key=lambda p: (p.start_s, p.side))
     )
-    return Footprints(ordered, np.array(times), np.array(centres), np.array(facings), leg_length_m)
+    order = np.argsort(np.array(times), kind="stable")
+    return Footprints(
+        ordered,
+        np.array(times)[order],
+        np.array(centres)[order],
+        np.array(facings)[order],
+        leg_length_m,
+    )

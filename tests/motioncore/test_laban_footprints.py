@@ -4,6 +4,7 @@ turn angles exact, holds, curved paths and running flights."""
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -22,12 +23,8 @@ def _prints(name: str) -> fp.Footprints:
 
 
 def _steps(result: fp.Footprints) -> list[fp.Footprint]:
+    """The prints that steps made (not the starting stance), in landing order."""
     return [p for p in result.prints if p.kind != "start"]
-
-
-def _advance(result: fp.Footprints) -> np.ndarray:
-    """How far the body's centre moves at each support change, metres."""
-    return np.linalg.norm(np.diff(result.centre, axis=0), axis=1)
 
 
 def test_every_score_file_is_valid() -> None:
@@ -47,22 +44,32 @@ def test_every_score_file_is_valid() -> None:
     ],
 )
 def test_step_lengths_depend_on_direction_and_flight(name: str, low: float, high: float) -> None:
-    moved = _advance(_prints(name))
-    moved = moved[moved > 0]
-    assert len(moved) == 8
+    lengths = np.array([p.step_m for p in _steps(_prints(name))])
+    assert len(lengths) == 8
     if name == "run":  # the first step starts from standing: no flight before it
-        assert moved[0] == pytest.approx(fp.step_length_m("forward", "middle", LEG_M))
-        moved = moved[1:]
-    assert np.all((moved > low) & (moved < high)), moved
+        assert lengths[0] == pytest.approx(fp.step_length_m("forward", "middle", LEG_M))
+        lengths = lengths[1:]
+    assert np.all((lengths > low) & (lengths < high)), lengths
+
+
+def test_consecutive_footprints_are_a_step_length_apart() -> None:
+    prints = _steps(_prints("walk_forward"))
+    for before, after in itertools.pairwise(prints):
+        along = after.position[1] - before.position[1]  # forward is +z here
+        assert along == pytest.approx(after.step_m)
+        assert abs(after.position[0] - before.position[0]) == pytest.approx(
+            fp.HIP_WIDTH_LEGS * LEG_M
+        )
 
 
 def test_side_steps_close_and_levels_change_the_length() -> None:
-    side = _prints("walk_sideways")
-    moved = _advance(side)
-    assert np.allclose(moved[::2], fp.step_length_m("left", "middle", LEG_M))
-    assert np.allclose(moved[1::2], 0.0)  # closing in place
-    assert side.centre[-1][0] == pytest.approx(4 * 0.55 * 0.85 * LEG_M)  # to the left: +x
-    levels = _advance(_prints("levels"))
+    side = _steps(_prints("walk_sideways"))
+    assert [p.kind for p in side[:2]] == ["step", "close"]
+    assert side[0].step_m == pytest.approx(fp.step_length_m("left", "middle", LEG_M))
+    assert side[1].position[0] == pytest.approx(side[0].position[0] - fp.HIP_WIDTH_LEGS * LEG_M)
+    # Four side steps to the left (+x), each closed: the feet end 4 steps to the left.
+    assert side[-1].position[0] == pytest.approx(4 * side[0].step_m - fp.HIP_WIDTH_LEGS * LEG_M / 2)
+    levels = [p.step_m for p in _steps(_prints("levels"))]
     assert levels[0] > levels[2] > levels[4]  # low > middle > high
     assert fp.step_length_m("forward", "middle", LEG_M) > fp.step_length_m("right", "middle", LEG_M)
 
@@ -71,28 +78,29 @@ def test_side_steps_close_and_levels_change_the_length() -> None:
 def test_pivots_turn_exactly(name: str, turn_deg: float) -> None:
     result = _prints(name)
     assert math.degrees(result.facing[-1]) == pytest.approx(turn_deg, abs=1e-9)
-    after = _steps(result)[-1]
-    assert math.degrees(after.heading) == pytest.approx(turn_deg, abs=1e-9)
+    last, before = _steps(result)[-1], _steps(result)[-2]
+    assert math.degrees(last.heading) == pytest.approx(turn_deg, abs=1e-9)
     # The steps after the turn go the new way: forward is now along the new facing.
-    last_move = result.centre[-1] - result.centre[-2]
     facing = np.array([math.sin(result.facing[-1]), math.cos(result.facing[-1])])
-    assert np.dot(last_move, facing) == pytest.approx(np.linalg.norm(last_move))
+    move = np.array(last.position) - np.array(before.position)
+    assert np.dot(move, facing) == pytest.approx(last.step_m)
 
 
 def test_a_hold_keeps_the_feet_and_a_curved_path_bends_the_walk() -> None:
     held = _prints("hold")
-    moved = _advance(held)
-    assert moved[2] == 0.0 and moved[3] > 0.5  # the hold, then the next step
+    second = _steps(held)[1]
+    assert second.end_s - second.start_s == pytest.approx(1.5)  # 2 beats of hold + its step
     curved = _prints("curved_path")
     assert math.degrees(curved.facing[-1]) == pytest.approx(-90.0, abs=1e-9)
-    assert curved.centre[-1][0] < -3.0  # it bent to the right (-x)
+    assert _steps(curved)[-1].position[0] < -2.0  # it bent to the right (-x)
 
 
-def test_feet_stay_on_their_own_side_and_times_follow_the_score() -> None:
+def test_feet_stay_on_their_own_side_and_land_in_time() -> None:
     result = _prints("walk_forward")
     for p in result.prints:
-        left_of_centre = p.position[0] > 0
-        assert left_of_centre == (p.side == "left")
-        assert abs(abs(p.position[0]) - fp.HIP_WIDTH_LEGS * LEG_M / 2) < 1e-9
+        assert (p.position[0] > 0) == (p.side == "left")
     starts = [p.start_s for p in _steps(result)]
     assert starts == sorted(starts) and starts[0] == pytest.approx(0.5)  # arrives on beat 1
+    run = _steps(_prints("run"))
+    assert {p.kind for p in run[1:]} == {"leap"}  # a run is a series of leaps
+    assert all(p.end_s - p.start_s == pytest.approx(0.25) for p in run[1:-1])  # 1/2 beat down
