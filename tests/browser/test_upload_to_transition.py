@@ -110,6 +110,12 @@ def _upload_both(page: Any, base: str, project: Project, worker: Worker) -> dict
         " === 2",
         timeout=WAIT_MS,
     )
+    # Both runs finished (the links show as soon as the uploads are stored).
+    page.wait_for_function(
+        "() => document.querySelectorAll('.upload-item .run-status[data-status=succeeded]')"
+        ".length === 2",
+        timeout=WAIT_MS,
+    )
     assert page.locator(".upload-item [data-role=error]:not([hidden])").count() == 0
     names = [links.nth(i).inner_text() for i in range(2)]
     urls = [links.nth(i).get_attribute("href") for i in range(2)]
