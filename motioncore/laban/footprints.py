@@ -70,7 +70,8 @@ class Footprint:
     """A foot on the ground: ``side``, from ``start_s`` (it lands, or the weight
     arrives) to ``end_s`` (it lifts), at ``position`` (x, z metres) with the foot
     pointing along ``heading`` (radians about +Y, 0 = +Z); ``kind`` says how it got
-    there (``start``, ``step``, ``close``, ``hop``, ``leap``); ``step_m`` is the length
+    there (``start``, ``step``, ``close``, or after a flight ``hop``, ``leap``, ``jump``,
+    ``assemble``, ``sissonne``); ``step_m`` is the length
     of the step that put it there (metres, 0 for the starting stance)."""
 
     side: str
@@ -130,6 +131,16 @@ def _path_turn(paths: list[Symbol], a: float, b: float) -> float:
     return total
 
 
+def _jump_form(takeoff_feet: int, landing_feet: int, same_foot: bool) -> str:
+    """The five basic jump forms: hop (one foot to the same), leap (one to the other),
+    jump (two to two), assemble (one to two), sissonne (two to one)."""
+    if landing_feet >= 2:
+        return "jump" if takeoff_feet >= 2 else "assemble"
+    if takeoff_feet >= 2:
+        return "sissonne"
+    return "hop" if same_foot else "leap"
+
+
 def _lift(
     prints: list[Footprint],
     open_print: dict[str, Footprint],
@@ -176,8 +187,13 @@ def footprints(score: Score, leg_length_m: float = 0.84) -> Footprints:
     paths = [s for s in score.symbols if s.kind == "path"]
     last_support_end = 0.0
     last_beat = 0.0
-    last_side = ""
     airborne: set[str] = set()
+    support_ends: list[tuple[str, float]] = []
+    starts: dict[float, int] = {}
+    for event in events:
+        if event.kind == "direction" and event.column in SUPPORTS:
+            starts[round(event.beat, 6)] = starts.get(round(event.beat, 6), 0) + 1
+    flight_key, flight_air, takeoff = -1.0, 0.0, list[str]()
     for symbol in events:
         times.append(symbol.beat * spb)  # where the body is when the movement starts
         centres.append(centre.copy())
@@ -196,7 +212,13 @@ def footprints(score: Score, leg_length_m: float = 0.84) -> Footprints:
                 last_support_end = max(last_support_end, symbol.end)
         elif symbol.kind == "direction" and symbol.column in SUPPORTS:
             side = symbol.column.removeprefix("support_")
-            air = max(0.0, symbol.beat - last_support_end) * spb
+            key = round(symbol.beat, 6)
+            new_flight = key != flight_key
+            if new_flight:  # feet landing on the same beat share one flight
+                flight_key = key
+                flight_air = max(0.0, symbol.beat - last_support_end) * spb
+                takeoff = [s for s, end in support_ends if abs(end - last_support_end) < 1e-6]
+            air = flight_air
             length = step_length_m(
                 str(symbol.direction),
                 str(symbol.level),
@@ -208,7 +230,8 @@ def footprints(score: Score, leg_length_m: float = 0.84) -> Footprints:
             norm = math.hypot(*move)
             step = (move[0] / norm * length, move[1] / norm * length) if norm > 0 else (0.0, 0.0)
             other = "left" if side == "right" else "right"
-            hop = air > 1e-9 and last_side == side
+            landing = starts.get(key, 1)
+            hop = air > 1e-9 and side in takeoff
             if hop:  # from where this foot took off
                 base = np.array(open_print[side].position)
             else:  # beside the other foot, a hip width to this side
@@ -217,14 +240,14 @@ def footprints(score: Score, leg_length_m: float = 0.84) -> Footprints:
                 )
             landed = base + _rotate(step, heading)
             centre = (landed + np.array(open_print[other].position)) / 2.0
-            if air > 1e-9:  # landing from the air: the body comes down over that foot,
-                centre = landed - _rotate((side_offset[side] * half, 0.0), heading)
+            if air > 1e-9:  # landing from the air: the body comes down over the feet
+                if landing == 1 or new_flight:
+                    centre = landed - _rotate((side_offset[side] * half, 0.0), heading)
                 centres[-1] = centre.copy()  # already there when the support starts
-            last_side = side
             kind = "step" if symbol.direction != "place" else "close"
             if air > 1e-9:
-                kind = "hop" if hop else "leap"
-            if air > 1e-9:  # a flight: both feet left the ground when the supports ended
+                kind = _jump_form(len(takeoff), landing, takeoff == [side])
+            if air > 1e-9 and new_flight:  # both feet left the ground when the supports ended
                 for foot in ("left", "right"):
                     _lift(prints, open_print, airborne, foot, last_support_end * spb)
             _lift(prints, open_print, airborne, side, symbol.beat * spb)
@@ -243,6 +266,7 @@ def footprints(score: Score, leg_length_m: float = 0.84) -> Footprints:
                 length,
             )
             last_support_end = max(last_support_end, symbol.end)
+            support_ends.append((side, symbol.end))
         elif symbol.kind == "hold":
             last_support_end = max(last_support_end, symbol.end)
         times.append(symbol.end * spb)

@@ -17,8 +17,9 @@ path, foot keys, gestures, then the joints solved from landmark positions.
 6. **Joints**: the landmark positions go through the retargeting solver
    (:func:`motioncore.retarget.solve`) on the canonical skeleton.
 
-Not yet: the physics/comfort optimisation of the centre path (§7.6, ε_physics and
-ε_comfort), heel-to-toe roll and flight keys for crossing feet (§7.3–7.4), pelvis
+The path's ε_physics and ε_comfort (§7.6, :mod:`motioncore.laban.com_errors`) are
+measured and reported. Not yet: optimising the path to lower them (flights are not
+ballistic yet), heel-to-toe roll and flight keys for crossing feet (§7.3-7.4), pelvis
 compensation for one-leg gestures, leg gestures.
 """
 
@@ -34,6 +35,7 @@ from scipy.interpolate import PchipInterpolator
 from motioncore import canonical, fk, quat, retarget
 from motioncore.clip import Clip
 from motioncore.laban import gestures
+from motioncore.laban.com_errors import com_errors
 from motioncore.laban.footprints import Footprint, Footprints, footprints
 from motioncore.laban.score import Score
 
@@ -62,6 +64,8 @@ class Synthesis:
     centre: FloatArray
     min_foot_height_m: float
     ground_skate_m: float
+    eps_physics_m2_s4: float
+    eps_comfort_m2: float
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -82,6 +86,8 @@ class Synthesis:
             "centre_path_m": self.centre[:: max(1, int(FPS // 10))].round(4).tolist(),
             "min_foot_height_m": self.min_foot_height_m,
             "ground_skate_m": self.ground_skate_m,
+            "eps_physics_m2_s4": self.eps_physics_m2_s4,
+            "eps_comfort_m2": self.eps_comfort_m2,
         }
 
 
@@ -270,4 +276,22 @@ def _measured(clip: Clip, prints: Footprints, centre: FloatArray) -> Synthesis:
         if inside.sum() >= 2:
             ankle = positions[inside, canonical.JOINT_OF_ROLE[f"{p.side}_foot"]][:, [0, 2]]
             skate = max(skate, float(np.linalg.norm(ankle - ankle[0], axis=1).max()))
-    return Synthesis(clip, prints, centre, lowest, skate)
+    sides = ("left", "right")
+    down = np.stack(
+        [
+            np.any([(times >= p.start_s) & (times <= p.end_s) for p in prints.of(side)], axis=0)
+            for side in sides
+        ],
+        axis=1,
+    )
+    ankles = positions[:, [canonical.JOINT_OF_ROLE[f"{side}_foot"] for side in sides]]
+    hips = positions[:, canonical.JOINT_OF_ROLE["hips"]]
+    standing = canonical.rest_positions()
+    nominal = float(
+        np.linalg.norm(
+            standing[canonical.JOINT_OF_ROLE["hips"]]
+            - standing[canonical.JOINT_OF_ROLE["left_foot"]]
+        )
+    )
+    errors = com_errors(hips, ankles, down, clip.fps, nominal)
+    return Synthesis(clip, prints, centre, lowest, skate, errors.physics_m2_s4, errors.comfort_m2)

@@ -104,3 +104,21 @@ def test_feet_stay_on_their_own_side_and_land_in_time() -> None:
     run = _steps(_prints("run"))
     assert {p.kind for p in run[1:]} == {"leap"}  # a run is a series of leaps
     assert all(p.end_s - p.start_s == pytest.approx(0.25) for p in run[1:-1])  # 1/2 beat down
+
+
+def test_the_five_basic_jump_forms_land_as_written() -> None:
+    result = _prints("jump_forms")
+    landed = [(p.side, p.kind) for p in _steps(result) if p.kind not in ("step", "close")]
+    assert landed == [
+        ("right", "hop"),  # right → right
+        ("left", "leap"),  # right → left
+        ("left", "assemble"),  # left → both, the feet together
+        ("right", "assemble"),
+        ("left", "jump"),  # both → both, travelling together
+        ("right", "jump"),
+        ("right", "sissonne"),  # both → right
+    ]
+    assemble = [p for p in result.prints if p.kind == "assemble"]
+    assert assemble[0].position[1] == pytest.approx(assemble[1].position[1])  # side by side
+    jump = [p for p in result.prints if p.kind == "jump"]
+    assert jump[0].start_s == jump[1].start_s and jump[0].step_m > 1.0  # flights carry

@@ -120,3 +120,35 @@ def test_the_command_line_writes_the_bvh_and_footprints(tmp_path: object, capsys
     )
     assert cli.main(["laban", str(bad), "-o", str(out)]) == 2
     assert "symbol 0 (path in head at beat 0)" in capsys.readouterr().err  # type: ignore[attr-defined]
+
+
+WALKS = ["walk_forward", "walk_backward", "walk_sideways", "walk_diagonal", "levels"]
+
+
+@pytest.mark.parametrize("name", WALKS)
+def test_walking_paths_stay_within_the_physics_and_comfort_bounds(name: str) -> None:
+    out = synthesize(score.load(SCORES / f"{name}.json"))
+    # The legs can nearly produce the centre's accelerations (RMS residual < 3.2 m/s²)
+    # and stretch or bend less than 4 cm on average from standing (RMS).
+    assert out.eps_physics_m2_s4 < 10.0, out.eps_physics_m2_s4
+    assert out.eps_comfort_m2 < 0.0016, out.eps_comfort_m2
+    report = out.as_dict()
+    assert report["eps_physics_m2_s4"] == out.eps_physics_m2_s4
+
+
+def test_com_errors_are_zero_for_a_body_standing_still_and_for_free_fall() -> None:
+    from motioncore.laban.com_errors import com_errors
+
+    frames = 30
+    feet = np.tile([[[0.09, 0.06, 0.0], [-0.09, 0.06, 0.0]]], (frames, 1, 1))
+    still = np.tile([[0.0, 0.95, 0.0]], (frames, 1))
+    nominal = float(np.linalg.norm(still[0] - feet[0, 0]))
+    standing = com_errors(still, feet, np.ones((frames, 2), dtype=bool), 60.0, nominal)
+    assert standing.physics_m2_s4 == pytest.approx(0.0, abs=1e-9)  # gravity, held by both legs
+    assert standing.comfort_m2 == pytest.approx(0.0, abs=1e-12)
+    t = np.arange(frames)[:, None] / 60.0
+    falling = np.hstack([t * 2.0, 1.5 + 2.0 * t - 0.5 * 9.81 * t**2, np.zeros_like(t)])
+    flight = com_errors(falling, feet, np.zeros((frames, 2), dtype=bool), 60.0, nominal)
+    assert flight.physics_m2_s4 < 1e-6  # a ballistic flight needs no legs
+    floating = com_errors(still, feet, np.zeros((frames, 2), dtype=bool), 60.0, nominal)
+    assert floating.physics_m2_s4 == pytest.approx(9.81**2)  # hovering in the air: impossible
