@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "webapp.runs",
     "webapp.transitions",
     "webapp.pfnn",
+    "webapp.laban",
     "webapp.webhooks",
     "webapp.api",
 ]

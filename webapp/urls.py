@@ -13,4 +13,5 @@ urlpatterns = [
     path("", include("webapp.clips.urls")),
     path("", include("webapp.transitions.urls")),
     path("", include("webapp.pfnn.urls")),
+    path("", include("webapp.laban.urls")),
 ]

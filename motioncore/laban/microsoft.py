@@ -74,14 +74,24 @@ def level_of(name: str) -> str:
 
 def load_file(path: str | Path) -> Score:
     """A score from either Microsoft layout (detected) or the native format."""
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    if isinstance(data, dict) and data.get("format") == FORMAT:
-        return load(data)
-    if isinstance(data, list):
-        return from_gesturebot(data, title=Path(path).stem)
-    if isinstance(data, dict):
-        return from_suite(data)
-    raise ScoreError([f"{path}: neither a LabanotationSuite nor a gestureBot score"])
+    return load_bytes(Path(path).read_bytes(), Path(path).stem)
+
+
+def load_bytes(data: bytes, title: str = "") -> Score:
+    """A score from JSON bytes in the native format or either Microsoft layout."""
+    try:
+        parsed = json.loads(data.decode("utf-8-sig"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ScoreError([f"not a JSON score: {error}"]) from None
+    if isinstance(parsed, dict) and parsed.get("format") == FORMAT:
+        return load(parsed)
+    if isinstance(parsed, list):
+        return from_gesturebot(parsed, title=title)
+    if isinstance(parsed, dict) and "format" not in parsed:
+        return from_suite(parsed)
+    if isinstance(parsed, dict):
+        return load(parsed)  # a native score with a wrong format: say so
+    raise ScoreError(["neither a kinetograph-score/1 nor a Microsoft Labanotation score"])
 
 
 def from_suite(data: Mapping[str, Any]) -> Score:
@@ -89,9 +99,11 @@ def from_suite(data: Mapping[str, Any]) -> Score:
     if len(data) != 1:
         raise ScoreError([f"expected one gesture, found {len(data)}"])
     ((name, positions),) = data.items()
+    if not isinstance(positions, dict) or not all(isinstance(b, dict) for b in positions.values()):
+        raise ScoreError([f"{name}: expected {{'Position0': {{...}}, ...}} key poses"])
     keys: list[KeyPose] = []
     flags = []
-    for label, body in sorted(positions.items(), key=lambda kv: _position_number(kv[0])):
+    for label, body in sorted(positions.items(), key=lambda kv: _position_number(str(kv[0]))):
         try:
             time_s = float(body["start time"][0]) / 1000.0 if "start time" in body else None
             poses = {
@@ -100,12 +112,12 @@ def from_suite(data: Mapping[str, Any]) -> Score:
             }
             turn = body.get("rotation", ["ToRight", "0"])
             degrees = float(turn[1]) * (-1.0 if turn[0] == "ToLeft" else 1.0)
-        except (KeyError, IndexError, ValueError) as error:
+        except (KeyError, IndexError, ValueError, TypeError, AttributeError) as error:
             raise ScoreError([f"{name} {label}: {error}"]) from None
         if time_s is None:  # one editor output lacks it: half-way to the next is unknown,
             time_s = keys[-1][0] if keys else 0.0  # so it lands on the pose before
         keys.append((time_s, poses, degrees))
-        flags.append(body.get("duration", [""])[0])
+        flags.append(str((body.get("duration") or [""])[0]))
     return _score(keys, title=name, meta={"source": "LabanotationSuite", "duration_flags": flags})
 
 
@@ -120,7 +132,7 @@ def from_gesturebot(frames: Sequence[Mapping[str, Any]], title: str = "") -> Sco
                 if part in frame
             }
             keys.append((float(frame["time"]), poses, 0.0))
-        except (KeyError, TypeError, ValueError) as error:
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise ScoreError([f"key pose {i}: {error}"]) from None
     return _score(keys, title=title, meta={"source": "gestureBotDesignKit"})
 

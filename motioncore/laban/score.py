@@ -71,6 +71,8 @@ KIND_COLUMNS: dict[str, tuple[str, ...]] = {
 }
 """Kind → the columns it may stand in."""
 TIME_EPS = 1e-6
+MAX_SECONDS = 1800.0
+"""The longest score accepted (half an hour): what one animation may cost."""
 
 
 class ScoreError(MotionCoreError):
@@ -223,6 +225,10 @@ def _header(data: Mapping[str, Any], problems: list[str]) -> tuple[float, int, i
         if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= top:
             problems.append(f"'{name}' must be a whole number from 1 to {top}")
             ok = False
+    if ok and meter * measures * 60.0 / float(tempo) > MAX_SECONDS:
+        seconds = meter * measures * 60.0 / float(tempo)
+        problems.append(f"the score lasts {seconds:.0f} s; at most {MAX_SECONDS:.0f} s")
+        ok = False
     return (float(tempo), int(meter), int(measures)) if ok else None
 
 

@@ -113,6 +113,9 @@ def test_overlaps_orphan_step_sizes_and_bad_headers_are_refused() -> None:
     )
     data["symbols"].append({"column": "support_left", "kind": "step_size", "beat": 3, "size": 2})
     data["tempo_bpm"] = 5
+    long = copy.deepcopy(WALK) | {"measures": 10_000, "meter": 16, "tempo_bpm": 20}
+    with pytest.raises(score.ScoreError, match="at most 1800 s"):
+        score.load(long)
     with pytest.raises(score.ScoreError) as raised:
         score.load(data)
     text = " | ".join(raised.value.problems)

@@ -17,6 +17,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import URLResolver
 
 from conftest import (
+    SAMPLES,
     attach_features,
     client_for,
     finish_generation,
@@ -28,6 +29,9 @@ from webapp.api import urls as api_urls
 from webapp.clips.models import Clip
 from webapp.clips.selectors import DOWNLOADS
 from webapp.clips.services import clip_upload_create
+from webapp.laban.models import Score
+from webapp.laban.selectors import SCORE_DOWNLOADS
+from webapp.laban.services import score_upload_create
 from webapp.pfnn.models import Generation
 from webapp.pfnn.selectors import GENERATION_DOWNLOADS
 from webapp.projects.models import Membership, Project, Role
@@ -36,6 +40,8 @@ from webapp.transitions.models import Transition
 from webapp.transitions.selectors import TRANSITION_DOWNLOADS
 from webapp.webhooks.models import Webhook
 
+SCORE = SAMPLES / "scores" / "walk_forward.json"  # what a score upload sends
+WORLD_SCORE = SAMPLES / "scores" / "walk_backward.json"  # the score already there
 WHO = ("owner", "editor", "reviewer", "viewer", "outsider", "anonymous")
 
 
@@ -57,6 +63,7 @@ class Endpoint:
     expected: dict[str, int]
     body: dict[str, Any] = field(default_factory=dict)
     multipart: bool = False
+    upload_name: str = "new.bvh"  # a multipart upload's file name (a BVH unless a score)
 
 
 ENDPOINTS = [
@@ -133,6 +140,22 @@ ENDPOINTS = [
         for name in GENERATION_DOWNLOADS
     ),
     Endpoint(
+        "score upload",
+        "post",
+        "/api/v1/projects/{project}/scores/",
+        EDIT,
+        multipart=True,
+        upload_name="score.json",
+    ),
+    Endpoint("scores list", "get", "/api/v1/projects/{project}/scores/", READ),
+    Endpoint("score detail", "get", "/api/v1/scores/{score}/", READ),
+    *(
+        Endpoint(
+            f"download score {name}", "get", f"/api/v1/scores/{{score}}/download/{name}/", READ
+        )
+        for name in SCORE_DOWNLOADS
+    ),
+    Endpoint(
         "webhooks list",
         "get",
         "/api/v1/projects/{project}/webhooks/",
@@ -168,6 +191,7 @@ class World:
     webhook: Webhook
     transition: Transition
     generation: Generation
+    score: Score
 
     def ids(self) -> dict[str, int]:
         return {
@@ -177,6 +201,7 @@ class World:
             "webhook": self.webhook.pk,
             "transition": self.transition.pk,
             "generation": self.generation.pk,
+            "score": self.score.pk,
         }
 
 
@@ -187,14 +212,20 @@ def build_world(project: Project, editor: AbstractUser, data: bytes) -> World:
     attach_features(run)
     transition = finish_transition(clip, clip)
     webhook = Webhook.objects.create(project=project, url="https://example.com/h", secret="s")
-    return World(project, clip, run, webhook, transition, finish_generation(clip))
+    score = score_upload_create(
+        project=project, user=uploader, name="walk.json", data=WORLD_SCORE.read_bytes()
+    )
+    return World(project, clip, run, webhook, transition, finish_generation(clip), score)
 
 
 def call(user: AbstractUser | None, endpoint: Endpoint, ids: dict[str, int], upload: bytes) -> Any:
     client = client_for(user)
     url = endpoint.url.format(**ids)
     if endpoint.multipart:
-        file = SimpleUploadedFile("new.bvh", upload, content_type="application/octet-stream")
+        data = SCORE.read_bytes() if endpoint.upload_name.endswith(".json") else upload
+        file = SimpleUploadedFile(
+            endpoint.upload_name, data, content_type="application/octet-stream"
+        )
         return client.post(url, {"file": file}, format="multipart")
     method = getattr(client, endpoint.method)
     body = {
@@ -239,6 +270,8 @@ def api_routes(patterns: list[Any], prefix: str = "") -> set[str]:
 def _downloads_of(route: str) -> Any:
     if route.startswith("transitions/"):
         return TRANSITION_DOWNLOADS
+    if route.startswith("scores/"):
+        return SCORE_DOWNLOADS
     return GENERATION_DOWNLOADS if route.startswith("pfnn/") else DOWNLOADS
 
 
@@ -286,7 +319,7 @@ def test_members_of_x_cannot_reach_anything_of_y(
     projects = client.get("/api/v1/projects/").json()["results"]
     assert [p["id"] for p in projects] == [project.pk]
     clips = client.get(f"/api/v1/projects/{project.pk}/clips/").json()["results"]
-    assert [c["id"] for c in clips] == [world_x.clip.pk]
+    assert sorted(c["id"] for c in clips) == sorted([world_x.clip.pk, world_x.score.clip_id])
     runs = client.get(f"/api/v1/projects/{project.pk}/runs/").json()["results"]
     assert other_world.run.pk not in [r["id"] for r in runs]
     assert other_world.clip.pk not in [r["clip"] for r in runs]

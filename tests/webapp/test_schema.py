@@ -24,8 +24,9 @@ from rest_framework.test import APIClient
 from schemathesis import GenerationMode
 from schemathesis.specs.openapi.checks import negative_data_rejection, positive_data_acceptance
 
-from conftest import attach_features, finish_generation, finish_run, finish_transition
+from conftest import SAMPLES, attach_features, finish_generation, finish_run, finish_transition
 from webapp.clips.models import Clip
+from webapp.laban.services import score_upload_create
 from webapp.projects.models import Project
 from webapp.webhooks.models import Webhook
 
@@ -56,6 +57,10 @@ OPERATIONS = {
     ("POST", "/api/v1/pfnn/generate/"),
     ("GET", "/api/v1/pfnn/generations/{generation_id}/"),
     ("GET", "/api/v1/pfnn/generations/{generation_id}/download/{kind}/"),
+    ("GET", "/api/v1/projects/{project_id}/scores/"),
+    ("POST", "/api/v1/projects/{project_id}/scores/"),
+    ("GET", "/api/v1/scores/{score_id}/"),
+    ("GET", "/api/v1/scores/{score_id}/download/{kind}/"),
 }
 MAX_EXAMPLES = 25  # per operation: the whole property test stays well under a minute
 CREATING = {(method, path) for method, path in OPERATIONS if method == "POST"} - {
@@ -154,6 +159,12 @@ def api_schema(wsgi_app: WSGIHandler, project: Project, clip: Clip) -> Any:
         "webhook_id": webhook.pk,
         "transition_id": transition.pk,
         "generation_id": finish_generation(clip).pk,
+        "score_id": score_upload_create(
+            project=project,
+            user=clip.uploaded_by,
+            name="walk.json",
+            data=(SAMPLES / "scores" / "walk_forward.json").read_bytes(),
+        ).pk,
     }
     schema = schemathesis.openapi.from_wsgi("/api/schema/", wsgi_app)
 

@@ -53,6 +53,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
 ]
 
 urlpatterns.append(path("", include("webapp.pfnn.api")))
+urlpatterns.append(path("", include("webapp.laban.api")))
 
 if find_spec("webapp.webhooks.api") is not None:  # written separately; absent in early trees
     urlpatterns.append(path("", include("webapp.webhooks.api")))

@@ -25,6 +25,7 @@ from webapp.clips.selectors import (
     clip_list,
 )
 from webapp.core.pages import CAMERA_PRESETS, page, page_user
+from webapp.laban.selectors import score_list
 from webapp.projects.models import ROLE_RANK, Role
 from webapp.projects.permissions import require_role, role_of
 from webapp.projects.selectors import membership_list, project_get, project_list_with_role
@@ -77,6 +78,7 @@ def project_detail(request: HttpRequest, project_id: int) -> HttpResponse:
         "clips": [(clip, clip_latest_run(clip)) for clip in clips],
         "members": sorted(members, key=lambda m: -ROLE_RANK[Role(m.role)]),  # stable: by name
         "transitions": transition_list(user=user, project_id=project_id),
+        "scores": score_list(user=user, project_id=project_id),
     }
     return render(request, "pages/project.html", context)
 

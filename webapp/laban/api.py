@@ -1,0 +1,148 @@
+"""REST endpoints for Labanotation scores (included from :mod:`webapp.api.urls`).
+
+* ``POST projects/{id}/scores/``  multipart ``file`` (a ``kinetograph-score/1`` JSON or a
+  Microsoft Labanotation JSON) → 201 the score, animated, with the clip made from it
+  (its pipeline run queued); 400 ``invalid_score`` with ``details.problems`` (each
+  naming the symbol and its beat)
+* ``GET  projects/{id}/scores/``  the project's scores
+* ``GET  scores/{id}/``  the score, its measures and download URLs
+* ``GET  scores/{id}/download/{name}/``  ``score.json``, ``animation.json`` (viewer
+  arrays), ``footprints.json``, ``animation.bvh``
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.http import HttpResponse
+from django.urls import path, reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.generics import GenericAPIView
+from rest_framework.parsers import MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from webapp.api.idempotency import idempotent
+from webapp.api.schema import errors
+from webapp.laban.models import Score
+from webapp.laban.selectors import SCORE_DOWNLOADS, score_download_get, score_get, score_list
+from webapp.laban.services import score_upload_create
+from webapp.projects.selectors import project_get
+
+
+class ScoreSerializer(serializers.ModelSerializer[Score]):
+    created_by: serializers.SlugRelatedField[User] = serializers.SlugRelatedField(
+        slug_field="username", read_only=True, allow_null=True
+    )
+    measures = serializers.SerializerMethodField()
+    downloads = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Score
+        fields = ["id", "project", "clip", "name", "title", "measures", "downloads"]
+        fields += ["created_by", "created_at"]
+        read_only_fields = fields
+
+    def get_measures(self, score: Score) -> dict[str, Any]:
+        keys = ("frames", "fps", "eps_physics_m2_s4", "eps_comfort_m2", "min_foot_height_m")
+        out = {k: score.animation.get(k) for k in (*keys, "ground_skate_m")}
+        out["steps"] = sum(1 for p in score.animation.get("footprints", []) if p["kind"] != "start")
+        return out
+
+    def get_downloads(self, score: Score) -> dict[str, str]:
+        request = self.context.get("request")
+        urls = {}
+        for name in SCORE_DOWNLOADS:
+            url = reverse("api:score-download", args=[score.pk, name])
+            urls[name] = request.build_absolute_uri(url) if request else url
+        return urls
+
+
+class ScoreUploadSerializer(serializers.Serializer[dict[str, Any]]):
+    file = serializers.FileField()
+
+
+def _user(request: Request) -> User:
+    assert isinstance(request.user, User), "IsAuthenticated guarantees a user"
+    return request.user
+
+
+@extend_schema(tags=["laban"])
+class ProjectScoresView(GenericAPIView[Score]):
+    serializer_class = ScoreSerializer
+    parser_classes = [MultiPartParser]
+
+    @extend_schema(responses={200: ScoreSerializer(many=True), **errors(401, 404)})
+    def get(self, request: Request, project_id: int) -> Response:
+        page = self.paginate_queryset(score_list(user=_user(request), project_id=project_id))
+        body = ScoreSerializer(page, many=True, context={"request": request})
+        return self.get_paginated_response(body.data)
+
+    @extend_schema(
+        request={"multipart/form-data": ScoreUploadSerializer},
+        responses={201: ScoreSerializer, **errors(400, 401, 403, 404, 409, 415)},
+        description="Upload a Labanotation score (docs/score-format.md, or a Microsoft "
+        "LabanotationSuite/gestureBot JSON); it is animated at once and added to the "
+        "project as a clip. The same bytes again answer the existing score.",
+    )
+    @idempotent
+    def post(self, request: Request, project_id: int) -> Response:
+        data = ScoreUploadSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        upload = data.validated_data["file"]
+        created = score_upload_create(
+            project=project_get(user=_user(request), project_id=project_id),
+            user=_user(request),
+            name=upload.name,
+            data=upload.read(),
+        )
+        body = ScoreSerializer(created, context={"request": request})
+        return Response(body.data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(tags=["laban"])
+class ScoreDetailView(APIView):
+    @extend_schema(responses={200: ScoreSerializer, **errors(401, 404)})
+    def get(self, request: Request, score_id: int) -> Response:
+        found = score_get(user=_user(request), score_id=score_id)
+        return Response(ScoreSerializer(found, context={"request": request}).data)
+
+
+@extend_schema(tags=["laban"])
+class ScoreDownloadView(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "kind", OpenApiTypes.STR, OpenApiParameter.PATH, enum=list(SCORE_DOWNLOADS)
+            )
+        ],
+        responses={
+            (200, "application/octet-stream"): OpenApiResponse(
+                OpenApiTypes.BINARY, description="animation.bvh."
+            ),
+            (200, "application/json"): OpenApiResponse(
+                OpenApiTypes.OBJECT, description="score.json, animation.json, footprints.json."
+            ),
+            **errors(401, 404),
+        },
+    )
+    def get(self, request: Request, score_id: int, kind: str) -> HttpResponse:
+        found = score_download_get(user=_user(request), score_id=score_id, name=kind)
+        response = HttpResponse(found.data, content_type=found.content_type)
+        response["Content-Disposition"] = f'attachment; filename="{found.filename}"'
+        return response
+
+
+urlpatterns = [
+    path("projects/<int:project_id>/scores/", ProjectScoresView.as_view(), name="project-scores"),
+    path("scores/<int:score_id>/", ScoreDetailView.as_view(), name="score"),
+    path(
+        "scores/<int:score_id>/download/<str:kind>/",
+        ScoreDownloadView.as_view(),
+        name="score-download",
+    ),
+]

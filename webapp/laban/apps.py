@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class LabanConfig(AppConfig):
+    name = "webapp.laban"
+    label = "laban"

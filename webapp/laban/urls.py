@@ -1,0 +1,10 @@
+"""Score pages (views in :mod:`webapp.laban.views`)."""
+
+from django.urls import path
+
+from webapp.laban import views
+
+urlpatterns = [
+    path("projects/<int:project_id>/scores/new/", views.score_new, name="score-new"),
+    path("scores/<int:score_id>/", views.score_detail, name="score"),
+]

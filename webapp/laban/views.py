@@ -1,0 +1,70 @@
+"""Score pages: upload a score from the project page (a form), and the score page (the
+animation, the staff with its cursor, footprints, measures, downloads)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from webapp.core.errors import ServiceError
+from webapp.core.pages import CAMERA_PRESETS, error_page, page, page_user
+from webapp.laban.selectors import score_get
+from webapp.laban.services import score_upload_create
+from webapp.projects.selectors import project_get
+
+
+@dataclass(frozen=True)
+class Link:
+    label: str
+    url: str
+
+
+@require_POST
+@page
+def score_new(request: HttpRequest, project_id: int) -> HttpResponse:
+    """Upload a score file (form field ``file``), animate it, show it."""
+    user = page_user(request)
+    project = project_get(user=user, project_id=project_id)
+    upload = request.FILES.get("file")
+    if upload is None:
+        return error_page(request, "Choose a score file (.json) to upload.", 400)
+    try:
+        score = score_upload_create(
+            project=project, user=user, name=upload.name or "score.json", data=upload.read()
+        )
+    except ServiceError as error:
+        problems = (error.details or {}).get("problems") or []
+        message = (
+            error.message if not problems else "The score is not valid: " + " · ".join(problems)
+        )
+        return error_page(request, message, error.status)
+    return redirect("score", score_id=score.pk)
+
+
+@require_GET
+@page
+def score_detail(request: HttpRequest, score_id: int) -> HttpResponse:
+    score = score_get(user=page_user(request), score_id=score_id)
+
+    def url(name: str) -> str:
+        return reverse("api:score-download", args=[score.pk, name])
+
+    context = {
+        "score_obj": score,
+        "project": score.project,
+        "score_url": url("score.json"),
+        "animation_url": url("animation.json"),
+        "footprints_url": url("footprints.json"),
+        "downloads": [
+            Link("Animation (BVH, canonical skeleton)", url("animation.bvh")),
+            Link("Score (JSON, kinetograph-score/1)", url("score.json")),
+            Link("Footprints, centre path and measures (JSON)", url("footprints.json")),
+            Link("Viewer arrays (JSON)", url("animation.json")),
+        ],
+        "camera_presets": CAMERA_PRESETS,
+    }
+    return render(request, "pages/score.html", context)
