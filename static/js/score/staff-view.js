@@ -1,0 +1,352 @@
+// The score drawn as an SVG staff (read bottom to top) with a cursor at the current
+// time: three staff lines, the columns, bar lines with numbers, beat ticks, the
+// symbols (glyphs.js) each with a <title>, and a cursor that follows the player and,
+// when the page allows it (paused), is dragged, or the staff clicked, to seek.
+//
+// The container (#staff) is the scrolling box; it carries data-symbols (the symbols
+// drawn) and data-beat (the cursor's beat), and is a vertical slider for assistive
+// technology (the player's keys move it: ↑/↓ a beat, PageUp/PageDown a bar).
+
+import {
+  COLUMN_LABELS, barLines, beatPosition, beatTicks, beatToY, followScroll, staffLayout, yToBeat,
+} from "./layout.js";
+import {
+  directionPoints, dotCentre, holdCircle, levelClass, num, pathBracket, pathLabel, stepSizeBox,
+  stepSizeLabel, symbolBox, symbolTitle, turnLabel, turnPoints,
+} from "./glyphs.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const HATCH_ID = "staff-hatch";
+
+/** An SVG element with attributes, appended to `parent` when given. */
+function el(name, attributes = {}, parent = null) {
+  const node = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value != null) node.setAttribute(key, String(value));
+  }
+  parent?.append(node);
+  return node;
+}
+
+const points = (list) => list.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
+
+/** Symbols in reading order: by beat, then column (the server's order, kept stable). */
+function ordered(symbols) {
+  return [...symbols].map((s, index) => ({ ...s, index }))
+    .sort((a, b) => (Number(a.beat) - Number(b.beat)) || (a.index - b.index));
+}
+
+export class StaffView {
+  /**
+   * @param {HTMLElement} container the scrolling box (#staff)
+   * @param {{meter: number, measures: number, symbols: object[]}} score
+   * @param {{onSeek?: (beat: number) => void, canDrag?: () => boolean}} [options]
+   */
+  constructor(container, score, { onSeek = () => {}, canDrag = () => true } = {}) {
+    this.container = container;
+    this.score = score;
+    this.meter = Math.max(1, Number(score.meter) || 1);
+    this.beats = this.meter * Math.max(1, Number(score.measures) || 1);
+    this.symbols = ordered(score.symbols ?? []);
+    this.onSeek = onSeek;
+    this.canDrag = canDrag;
+    this.beat = 0;
+    this.dragging = false;
+    this.svg = null;
+    this.width = 0;
+    container.setAttribute("role", "slider");
+    container.setAttribute("aria-orientation", "vertical");
+    container.setAttribute("aria-valuemin", "0");
+    container.setAttribute("aria-valuemax", num(this.beats));
+    this.render();
+  }
+
+  /** (Re)draw the staff at the container's width (a no-op when the width is the same). */
+  render(force = false) {
+    const width = Math.max(240, Math.floor(this.container.clientWidth || 340));
+    if (!force && this.svg && width === this.width) return;
+    this.width = width;
+    const layout = staffLayout({ width, beats: this.beats });
+    this.layout = layout;
+    const svg = el("svg", {
+      class: "staff__svg",
+      width: layout.width,
+      height: layout.height,
+      viewBox: `0 0 ${layout.width} ${layout.height}`,
+      focusable: "false",
+    });
+    this.drawDefs(svg);
+    el("rect", { class: "staff__paper", x: 0, y: 0, width: layout.width, height: layout.height }, svg);
+    this.drawStaff(svg, layout);
+    const symbols = el("g", { class: "staff__symbols" }, svg);
+    this.elements = [];
+    for (const symbol of this.symbols) {
+      const g = this.drawSymbol(symbol, layout);
+      if (!g) continue;
+      symbols.append(g);
+      this.elements.push({ g, symbol, current: false });
+    }
+    this.cursor = this.drawCursor(svg, layout);
+    this.svg?.remove();
+    this.svg = svg;
+    this.container.append(svg);
+    this.container.dataset.symbols = String(this.elements.length);
+    this.bindPointer(svg);
+    this.setBeat(this.beat, { follow: true });
+  }
+
+  drawDefs(svg) {
+    const defs = el("defs", {}, svg);
+    const hatch = el("pattern", {
+      id: HATCH_ID, width: 4, height: 4, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)",
+    }, defs);
+    el("rect", { width: 4, height: 4, fill: "#fff" }, hatch);
+    el("line", { x1: 0, y1: 0, x2: 0, y2: 4, stroke: "#1c2330", "stroke-width": 1.6 }, hatch);
+  }
+
+  /** The staff lines, column guides and labels, bar lines with numbers, beat ticks. */
+  drawStaff(svg, layout) {
+    const top = layout.top;
+    const bottom = layout.bottom;
+    const [outerLeft, centre, outerRight] = layout.lines;
+    const g = el("g", { class: "staff__grid" }, svg);
+    el("rect", {
+      class: "staff__inside", x: outerLeft, y: top, width: outerRight - outerLeft, height: bottom - top,
+    }, g);
+    // Guides at the edges of the columns outside the staff lines.
+    const edges = new Set();
+    for (const c of Object.values(layout.columns)) {
+      for (const x of [c.x0, c.x1]) if (x < outerLeft - 0.5 || x > outerRight + 0.5) edges.add(x.toFixed(1));
+    }
+    for (const x of edges) el("line", { class: "staff__guide", x1: x, x2: x, y1: top, y2: bottom }, g);
+    // Bars: a line across the staff, dotted across the outer columns; numbers on the left.
+    for (const { beat, bar } of barLines(this.beats, this.meter)) {
+      const y = beatToY(layout, beat);
+      const line = el("g", { class: "staff__bar", "data-beat": num(beat), "data-bar": bar ?? "end" }, g);
+      el("line", { class: "staff__bar-out", x1: layout.left, x2: layout.right, y1: y, y2: y }, line);
+      el("line", { class: "staff__bar-in", x1: outerLeft, x2: outerRight, y1: y, y2: y }, line);
+      if (beat === 0 || bar == null) { // the double bar lines that open and close the score
+        const y2 = beat === 0 ? y + 3 : y - 3;
+        el("line", { class: "staff__bar-in", x1: outerLeft, x2: outerRight, y1: y2, y2 }, line);
+      }
+      if (bar != null) {
+        el("text", { class: "staff__bar-number", x: layout.left - 5, y: y - 4, "text-anchor": "end" }, line)
+          .textContent = String(bar);
+      }
+    }
+    for (const beat of beatTicks(this.beats, this.meter)) {
+      const y = beatToY(layout, beat);
+      el("line", { class: "staff__tick", "data-beat": num(beat), x1: centre - 4, x2: centre + 4, y1: y, y2: y }, g);
+    }
+    for (const x of layout.lines) {
+      el("line", { class: "staff__line", x1: x, x2: x, y1: top, y2: bottom + 3 }, g);
+    }
+    for (const [name, c] of Object.entries(layout.columns)) {
+      const [short, long] = COLUMN_LABELS[name] ?? [name, name];
+      const text = el("text", {
+        class: "staff__column-label", x: c.cx, y: bottom + 16, "text-anchor": "middle", "data-column": name,
+      }, g);
+      text.textContent = short;
+      el("title", {}, text).textContent = long;
+    }
+    el("text", { class: "staff__side-label", x: outerLeft, y: bottom + 28, "text-anchor": "middle" }, g).textContent = "L";
+    el("text", { class: "staff__side-label", x: outerRight, y: bottom + 28, "text-anchor": "middle" }, g).textContent = "R";
+  }
+
+  /** One symbol's <g> (its shape and <title>), or null when it cannot be placed. */
+  drawSymbol(symbol, layout) {
+    const column = layout.columns[symbol.column];
+    if (!column) return null;
+    const g = el("g", {
+      class: `staff__symbol staff__symbol--${symbol.kind}`,
+      "data-kind": symbol.kind,
+      "data-column": symbol.column,
+      "data-beat": num(symbol.beat),
+      "data-duration": num(Number(symbol.duration) || 0),
+    });
+    el("title", {}, g).textContent = symbolTitle(symbol);
+    switch (symbol.kind) {
+      case "direction": {
+        const box = symbolBox(layout, symbol);
+        const level = symbol.level ?? "middle";
+        let shape;
+        try {
+          shape = directionPoints(symbol.direction, column.side, box);
+        } catch {
+          return null;
+        }
+        el("polygon", {
+          class: `staff__glyph ${levelClass(level)}`,
+          points: points(shape),
+          fill: level === "high" ? `url(#${HATCH_ID})` : null,
+          "data-direction": symbol.direction,
+          "data-level": level,
+        }, g);
+        if (level === "middle") {
+          const [cx, cy] = dotCentre(symbol.direction, box);
+          el("circle", { class: "staff__dot", cx, cy, r: Math.max(1.6, Math.min(2.6, (box.x1 - box.x0) * 0.12)) }, g);
+        }
+        break;
+      }
+      case "turn": {
+        const box = symbolBox(layout, symbol);
+        el("polygon", { class: "staff__glyph staff__turn", points: points(turnPoints(symbol.turn, box)) }, g);
+        const label = turnLabel(symbol.amount);
+        if (label && box.y1 - box.y0 >= 14) {
+          el("text", {
+            class: "staff__glyph-label", x: (box.x0 + box.x1) / 2, y: (box.y0 + box.y1) / 2 + 3.5, "text-anchor": "middle",
+          }, g).textContent = label;
+        }
+        break;
+      }
+      case "hold": {
+        const circle = holdCircle(layout, symbol);
+        const end = beatToY(layout, Number(symbol.beat) + (Number(symbol.duration) || 0));
+        if (circle.cy - circle.r - end > 2) {
+          el("line", { class: "staff__hold-span", x1: circle.cx, x2: circle.cx, y1: circle.cy - circle.r, y2: end + 1 }, g);
+        }
+        el("circle", { class: "staff__hold", ...circle }, g);
+        break;
+      }
+      case "path": {
+        const bracket = pathBracket(layout, symbol);
+        el("polyline", { class: "staff__path", points: points(bracket.points) }, g);
+        if (bracket.bow) el("path", { class: "staff__path", d: bracket.bow }, g);
+        const label = pathLabel(symbol);
+        if (label) {
+          el("text", { class: "staff__glyph-label staff__path-label", x: bracket.labelX, y: bracket.labelY }, g)
+            .textContent = label;
+        }
+        break;
+      }
+      case "step_size": {
+        const box = stepSizeBox(layout, symbol);
+        el("rect", {
+          class: "staff__tag", x: box.x0, y: box.y0, width: box.x1 - box.x0, height: box.y1 - box.y0, rx: 3,
+        }, g);
+        el("text", {
+          class: "staff__tag-label", x: (box.x0 + box.x1) / 2, y: box.y1 - 3, "text-anchor": "middle",
+        }, g).textContent = stepSizeLabel(symbol.size);
+        break;
+      }
+      default:
+        return null;
+    }
+    return g;
+  }
+
+  drawCursor(svg, layout) {
+    const g = el("g", { class: "staff__cursor", "data-cursor": "" }, svg);
+    el("rect", { class: "staff__cursor-hit", x: 0, y: -7, width: layout.width, height: 14 }, g);
+    el("line", { class: "staff__cursor-line", x1: layout.left - 4, x2: layout.right + 2, y1: 0, y2: 0 }, g);
+    el("polygon", {
+      class: "staff__cursor-handle",
+      points: points([[layout.left - 16, -6], [layout.left - 5, 0], [layout.left - 16, 6]]),
+    }, g);
+    return g;
+  }
+
+  /** The beat under a pointer event (clamped to the score). */
+  beatAt(event) {
+    const rect = this.svg.getBoundingClientRect();
+    const scale = rect.height > 0 ? this.layout.height / rect.height : 1;
+    return yToBeat(this.layout, (event.clientY - rect.top) * scale);
+  }
+
+  bindPointer(svg) {
+    svg.addEventListener("pointerdown", (event) => {
+      if (event.button !== 0 || !this.canDrag()) return;
+      event.preventDefault();
+      this.dragging = true;
+      this.container.dataset.dragging = "true";
+      svg.setPointerCapture?.(event.pointerId);
+      this.onSeek(this.beatAt(event));
+    });
+    svg.addEventListener("pointermove", (event) => {
+      if (this.dragging) this.onSeek(this.beatAt(event));
+    });
+    const end = (event) => {
+      if (!this.dragging) return;
+      this.dragging = false;
+      delete this.container.dataset.dragging;
+      if (svg.hasPointerCapture?.(event.pointerId)) svg.releasePointerCapture(event.pointerId);
+    };
+    svg.addEventListener("pointerup", end);
+    svg.addEventListener("pointercancel", end);
+  }
+
+  /**
+   * Put the cursor on `beat`; the symbols being performed light up. `follow` scrolls
+   * the staff to keep the cursor in view (not while it is dragged).
+   */
+  setBeat(beat, { follow = false } = {}) {
+    const b = Math.min(this.beats, Math.max(0, Number(beat) || 0));
+    this.beat = b;
+    const y = beatToY(this.layout, b);
+    this.cursor.setAttribute("transform", `translate(0 ${y.toFixed(2)})`);
+    this.container.dataset.beat = b.toFixed(3);
+    const { bar, beatInBar } = beatPosition(b, this.meter, this.beats);
+    this.container.setAttribute("aria-valuenow", b.toFixed(2));
+    this.container.setAttribute("aria-valuetext", `beat ${b.toFixed(2)}: bar ${bar}, beat ${beatInBar}`);
+    for (const item of this.elements) {
+      const start = Number(item.symbol.beat);
+      const end = start + (Number(item.symbol.duration) || 0);
+      const current = b >= start - 1e-6 && b <= end + 1e-6 && (end > start || Math.abs(b - start) < 0.25);
+      if (current !== item.current) {
+        item.current = current;
+        item.g.classList.toggle("is-current", current);
+      }
+    }
+    if (follow && !this.dragging) {
+      const box = this.container;
+      const top = followScroll(y, box.scrollTop, box.clientHeight, box.scrollHeight);
+      if (top !== box.scrollTop) box.scrollTop = top;
+    }
+  }
+
+  /** Whether the cursor may be dragged now (a class for the pointer's look). */
+  setDraggable(draggable) {
+    this.container.classList.toggle("staff--draggable", draggable);
+  }
+}
+
+/**
+ * A small SVG sample of a sign for the legend: {kind: "direction", direction, level}
+ * or {kind: "turn" | "hold" | "path" | "step_size"}; 22 × 30 px.
+ */
+export function legendSample(sign) {
+  const svg = el("svg", { class: "staff-legend__sample", width: 22, height: 30, viewBox: "0 0 22 30", "aria-hidden": "true" });
+  // A high level's hatch is the staff's pattern (one document: url(#staff-hatch) resolves).
+  const box = { x0: 4, x1: 18, y0: 3, y1: 27 };
+  switch (sign.kind) {
+    case "direction": {
+      const level = sign.level ?? "middle";
+      el("polygon", {
+        class: `staff__glyph ${levelClass(level)}`,
+        points: points(directionPoints(sign.direction, sign.side ?? 1, box)),
+        fill: level === "high" ? `url(#${HATCH_ID})` : null,
+      }, svg);
+      if (level === "middle") {
+        const [cx, cy] = dotCentre(sign.direction, box);
+        el("circle", { class: "staff__dot", cx, cy, r: 2 }, svg);
+      }
+      break;
+    }
+    case "turn":
+      el("polygon", { class: "staff__glyph staff__turn", points: points(turnPoints(sign.turn ?? "right", box)) }, svg);
+      break;
+    case "hold":
+      el("circle", { class: "staff__hold", cx: 11, cy: 20, r: 4 }, svg);
+      break;
+    case "path":
+      el("polyline", { class: "staff__path", points: points([[8, 3], [14, 3], [14, 27], [8, 27]]) }, svg);
+      break;
+    case "step_size":
+      el("rect", { class: "staff__tag", x: 2, y: 9, width: 18, height: 12, rx: 3 }, svg);
+      el("text", { class: "staff__tag-label", x: 11, y: 18, "text-anchor": "middle" }, svg).textContent = "+1";
+      break;
+    default:
+      break;
+  }
+  return svg;
+}
