@@ -1,4 +1,4 @@
-"""Importers for Microsoft's two Labanotation JSON layouts (MIT; ``../shared/data/laban``).
+"""Importers for Microsoft's two Labanotation JSON layouts (MIT; the corpus's ``laban`` folder).
 
 Both describe upper-body gestures as a list of key poses, each giving a direction and
 a level for the head, both elbows and both wrists:

@@ -25,6 +25,7 @@ from rest_framework.views import APIView
 
 from webapp.api import serializers as s
 from webapp.api import services as api_services
+from webapp.api.downloads import file_response
 from webapp.api.idempotency import idempotent
 from webapp.api.schema import errors
 from webapp.api.uploads import UploadParser, UploadRateThrottle
@@ -230,12 +231,7 @@ class ClipDownloadView(APIView):
     )
     def get(self, request: Request, clip_id: int, kind: str) -> FileResponse:
         download = clip_download_get(user=_user(request), clip_id=clip_id, name=kind)
-        return FileResponse(
-            download.file.open("rb"),
-            as_attachment=True,
-            filename=download.filename,
-            content_type=download.content_type,
-        )
+        return file_response(download)
 
 
 # --- runs ----------------------------------------------------------------------------------------
@@ -394,12 +390,7 @@ class TransitionDownloadView(APIView):
         download = transition_download_get(
             user=_user(request), transition_id=transition_id, name=kind
         )
-        return FileResponse(
-            download.file.open("rb"),
-            as_attachment=True,
-            filename=download.filename,
-            content_type=download.content_type,
-        )
+        return file_response(download)
 
 
 # --- everything else under /api/v1/ --------------------------------------------------------------

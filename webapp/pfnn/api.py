@@ -32,6 +32,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from motioncore.pfnn.network import MODES
+from webapp.api.downloads import file_response
 from webapp.api.idempotency import idempotent
 from webapp.api.schema import errors
 from webapp.api.serializers import RunSerializer
@@ -184,12 +185,7 @@ class GenerationDownloadView(APIView):
         download = generation_download_get(
             user=_user(request), generation_id=generation_id, name=kind
         )
-        return FileResponse(
-            download.file.open("rb"),
-            as_attachment=True,
-            filename=download.filename,
-            content_type=download.content_type,
-        )
+        return file_response(download)
 
 
 urlpatterns = [
