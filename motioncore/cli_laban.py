@@ -1,8 +1,10 @@
 """``python -m motioncore laban SCORE -o OUT.bvh [--json]``: animate a Labanotation score.
 
-SCORE is a ``kinetograph-score/1`` JSON file (``docs/score-format.md``) or one of
-Microsoft's LabanotationSuite / gestureBot JSON files (detected). The BVH is on the
-canonical skeleton at 60 fps. The JSON carries ``frames``, ``fps``, the footprints
+SCORE is a ``kinetograph-score/1`` JSON file (``docs/score-format.md``), one of
+Microsoft's LabanotationSuite / gestureBot JSON files, or a LabanWriter 4 text file in
+the assumed, unverified layout of :mod:`motioncore.laban.labanwriter` (detected by its
+``LabanWriter; 4000;`` header; the JSON's ``labanwriter`` lists the records not read).
+The BVH is on the canonical skeleton at 60 fps. The JSON carries ``frames``, ``fps``, the footprints
 (side, start/end seconds, position in metres, heading in radians, level, kind, step
 length), a sampled centre path, ``min_foot_height_m`` and ``ground_skate_m``. An invalid
 score exits 2 with every problem (each naming the symbol and its beat).
@@ -18,7 +20,7 @@ from typing import Any
 
 from motioncore import bvh
 from motioncore.errors import MotionCoreError
-from motioncore.laban import microsoft
+from motioncore.laban import reader
 from motioncore.laban.score import ScoreError
 from motioncore.laban.synthesize import synthesize
 
@@ -29,14 +31,15 @@ EXIT_INVALID = 2
 def add_parser(commands: Any) -> None:
     """Register ``laban`` on the ``add_subparsers()`` object."""
     laban = commands.add_parser("laban", help="animate a Labanotation score")
-    laban.add_argument("score", type=Path, help="a score (JSON)")
+    laban.add_argument("score", type=Path, help="a score (JSON, or LabanWriter 4 text)")
     laban.add_argument("-o", "--output", type=Path, required=True, help="BVH to write")
     laban.add_argument("--json", action="store_true", help="print footprints and measures")
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        loaded = microsoft.load_file(args.score)
+        read = reader.read_bytes(args.score.read_bytes(), args.score.stem)
+        loaded = read.score
         made = synthesize(loaded)
     except ScoreError as error:
         for problem in error.problems:
@@ -47,6 +50,11 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_INVALID
     args.output.write_text(bvh.dump(made.clip), encoding="utf-8")
     report = {"output": str(args.output), "title": loaded.title, **made.as_dict()}
+    if read.notes is not None:
+        report["labanwriter"] = read.notes
+        ignored = len(read.notes["ignored_records"])
+        if ignored and not args.json:
+            print(f"note: {ignored} LabanWriter record(s) not read", file=sys.stderr)
     if args.json:
         print(json.dumps(report, indent=2))
     else:

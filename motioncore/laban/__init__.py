@@ -3,5 +3,12 @@
 * :mod:`motioncore.laban.score`: the score format (``kinetograph-score/1``), its
   validation and JSON Schema;
 * :mod:`motioncore.laban.microsoft`: importers for Microsoft's LabanotationSuite and
-  gestureBotDesignKit JSON.
+  gestureBotDesignKit JSON;
+* :mod:`motioncore.laban.labanwriter`: LabanWriter 4 text in an assumed, unverified
+  layout; :mod:`motioncore.laban.reader` picks the importer for a file;
+* :mod:`motioncore.laban.timing`: channels and the timing rules of interpretation;
+* :mod:`motioncore.laban.footprints`, :mod:`motioncore.laban.com_path`,
+  :mod:`motioncore.laban.foot_keys`, :mod:`motioncore.laban.gestures` and
+  :mod:`motioncore.laban.synthesize`: supports to footprints, the optimised
+  centre-of-mass path, foot keys, gestures, and the animation.
 """

@@ -56,18 +56,7 @@ def com_errors(
         fps: frames per second.
         nominal_m: a standing leg's length from the centre of mass to its contact point.
     """
-    accel = np.gradient(np.gradient(com, axis=0, edge_order=2), axis=0, edge_order=2) * fps * fps
-    need = accel - GRAVITY  # what the legs must supply, per unit mass
-    lines = _unit(com[:, None, :] - feet)  # [F, 2, 3], from each foot towards the centre
-    residual = need.copy()
-    one = down.sum(axis=1) == 1
-    two = down.sum(axis=1) == 2
-    if one.any():
-        line = np.where(down[one][:, :1, None], lines[one][:, 0], lines[one][:, 1])[:, 0]
-        push = np.maximum(np.sum(need[one] * line, axis=1), 0.0)
-        residual[one] = need[one] - push[:, None] * line
-    if two.any():
-        residual[two] = _two_legs(need[two], lines[two])
+    residual = physics_residuals(com, feet, down, fps)
     physics = float(np.mean(np.sum(residual**2, axis=1)))
     lengths = np.linalg.norm(com[:, None, :] - feet, axis=-1)
     stretch = (lengths - nominal_m)[down]
@@ -75,21 +64,70 @@ def com_errors(
     return ComErrors(physics, comfort)
 
 
+def physics_residuals(
+    com: FloatArray, feet: FloatArray, down: NDArray[np.bool_], fps: float
+) -> FloatArray:
+    """The part ``[F, 3]`` (m/s²) of each frame's ``a - g`` the standing legs cannot
+    supply (arguments as :func:`com_errors`); the acceleration is the centred second
+    difference (one-sided at the ends, as :func:`numpy.gradient` twice)."""
+    accel = np.gradient(np.gradient(com, axis=0, edge_order=2), axis=0, edge_order=2) * fps * fps
+    need = accel - GRAVITY  # what the legs must supply, per unit mass
+    residual: FloatArray = np.einsum("fij,fj->fi", unreachable(com, feet, down, need), need)
+    return residual
+
+
+def unreachable(
+    com: FloatArray, feet: FloatArray, down: NDArray[np.bool_], need: FloatArray
+) -> FloatArray:
+    """Per frame, the projection ``[F, 3, 3]`` taking what the legs must supply,
+    ``need`` ``[F, 3]`` (m/s²), to the part they cannot: the identity in the air, the
+    complement of the leg's line when one foot pushes, of the plane of both legs when
+    two push (the best non-negative combination; a leg that would have to pull does
+    not count)."""
+    frames = len(com)
+    eye = np.eye(3)
+    out = np.broadcast_to(eye, (frames, 3, 3)).copy()
+    lines = _unit(com[:, None, :] - feet)  # [F, 2, 3], from each foot towards the centre
+    count = down.sum(axis=1)
+    one = count == 1
+    if one.any():
+        line = np.where(down[one][:, :1], lines[one][:, 0], lines[one][:, 1])
+        pushes = np.sum(need[one] * line, axis=1) > 0.0
+        out[np.flatnonzero(one)[pushes]] = eye - _outer(line[pushes])
+    two = np.flatnonzero(count == 2)
+    if two.size:
+        out[two] = _two_legs(need[two], lines[two])
+    return out
+
+
+def _outer(u: FloatArray) -> FloatArray:
+    out: FloatArray = np.einsum("ni,nj->nij", u, u)
+    return out
+
+
 def _two_legs(need: FloatArray, lines: FloatArray) -> FloatArray:
-    """Residuals ``[N, 3]`` of the best non-negative push along two legs' lines."""
+    """The projections ``[N, 3, 3]`` leaving the residual of the best non-negative push
+    along two legs' lines (both, one of them, or none)."""
+    eye = np.eye(3)
     u, v = lines[:, 0], lines[:, 1]
     uu, vv, uv = np.sum(u * u, 1), np.sum(v * v, 1), np.sum(u * v, 1)
     nu, nv = np.sum(need * u, 1), np.sum(need * v, 1)
     det = uu * vv - uv * uv
     ok = det > 1e-9
-    a = np.where(ok, (nu * vv - nv * uv) / np.where(ok, det, 1.0), 0.0)
-    b = np.where(ok, (nv * uu - nu * uv) / np.where(ok, det, 1.0), 0.0)
-    both = need - a[:, None] * u - b[:, None] * v
-    only_u = need - np.maximum(nu, 0.0)[:, None] * u
-    only_v = need - np.maximum(nv, 0.0)[:, None] * v
+    safe = np.where(ok, det, 1.0)
+    a = np.where(ok, (nu * vv - nv * uv) / safe, 0.0)
+    b = np.where(ok, (nv * uu - nu * uv) / safe, 0.0)
+    # Projection onto span(u, v): [u v] (W^T W)^-1 [u v]^T.
+    inverse = np.stack([np.stack([vv, -uv], -1), np.stack([-uv, uu], -1)], -2) / safe[:, None, None]
+    basis = np.stack([u, v], -1)  # [N, 3, 2]
+    plane = np.einsum("nik,nkl,njl->nij", basis, inverse, basis)
     candidates = np.stack(
-        [only_u, only_v, np.where(((a >= 0) & (b >= 0) & ok)[:, None], both, need)]
+        [
+            np.where((nu > 0)[:, None, None], eye - _outer(u), eye),
+            np.where((nv > 0)[:, None, None], eye - _outer(v), eye),
+            np.where(((a >= 0) & (b >= 0) & ok)[:, None, None], eye - plane, eye),
+        ]
     )
-    norms = np.sum(candidates**2, axis=2)
+    norms = np.sum(np.einsum("cnij,nj->cni", candidates, need) ** 2, axis=2)
     best = np.argmin(norms, axis=0)
     return np.asarray(candidates[best, np.arange(len(need))], dtype=np.float64)

@@ -8,11 +8,20 @@ is the step length; ``place`` closes the foot beside the other. The body's centr
 then midway between the feet (a hop, from one foot to the same foot, lands a step
 from where that foot took off, the centre above it).
 A ``turn`` in a support (or the body) column pivots on the supporting foot: the facing
-changes by exactly ``amount`` × 360° and the feet turn in place. A ``hold`` keeps the
+changes by exactly ``amount`` × 360° and the feet on the ground turn on their balls
+(:data:`BALL_FORWARD_LEGS` ahead of the ankle), so a print's position and heading are
+those after its turns; the centre stays between them. A turn in a support column is a
+pivot on that foot: the other foot leaves the ground up to :data:`WEIGHT_SHIFT_S`
+before it starts, once the pivoting foot is down (it is free until its next support,
+§7.6) and the centre moves over the ball it turns on within
+:func:`pivot_settle_s`, then stays there (a fixed point of the centre path). A ``hold`` keeps the
 weight where it is. A ``path`` sign turns the facing progressively over its span (a
 curved path), so the steps inside it bend. A gap in both supports is a flight phase:
 the step after it is a hop (same foot), a leap or run (the other foot), or a jump
 (both feet land at once), and covers more ground with the time in the air.
+A leg gesture (a direction symbol in ``leg_left``/``leg_right``) while both feet are
+down lifts that foot: the body's centre first moves over the other foot
+(:data:`WEIGHT_SHIFT_S`), and the foot comes down again with its side's next support.
 
 Units: metres on the ground (x, z), the character starts at the origin facing +Z
 (its left is +X, as everywhere in Kinetograph); times in seconds and beats.
@@ -48,6 +57,18 @@ SIZE_SCALE = 0.2
 """Each step-size unit (-3 … 3) lengthens or shortens the step by this share."""
 FLIGHT_SPEED_MPS = 2.5
 """Horizontal speed carried through a flight phase (a run's), per second of air time."""
+CONTACT_SHARE = 0.7
+"""A walking step's foot lands this share into its support symbol (the transfer of
+weight); the rest of the symbol is double support, about 15 % of a stride at any
+tempo, as in ordinary walking."""
+BALL_FORWARD_LEGS = 0.13 / 0.84
+"""The ball of the foot is this far ahead of the ankle (leg lengths), as in
+:class:`motioncore.laban.foot_keys.FootGeometry`."""
+WEIGHT_SHIFT_S = 0.25
+"""Before a leg gesture lifts a foot, the body's centre moves over the other foot over
+this long (seconds, less at the very start of a score); a pivot on one foot brings it
+over that foot's ball as quickly."""
+LEG_GESTURES = ("leg_left", "leg_right")
 HIP_WIDTH_LEGS = 0.21
 """Distance between the feet's lines, in leg lengths (0.18 m for the canonical legs)."""
 
@@ -98,6 +119,12 @@ class Footprints:
 
     def of(self, side: str) -> tuple[Footprint, ...]:
         return tuple(p for p in self.prints if p.side == side)
+
+
+def pivot_settle_s(turn: Symbol, seconds_per_beat: float) -> float:
+    """How long (s) after a pivot starts the body's centre arrives over the pivoting
+    ball: :data:`WEIGHT_SHIFT_S`, at most half the turn."""
+    return min(WEIGHT_SHIFT_S, turn.duration * seconds_per_beat / 2.0)
 
 
 def step_length_m(
@@ -181,6 +208,8 @@ def footprints(score: Score, leg_length_m: float = 0.84) -> Footprints:
         if s.column in (*SUPPORTS, "body") and s.kind in ("direction", "turn", "hold")
     ]
     events = [s for s in events if s.column != "body" or s.kind == "turn"]
+    gestures = [s for s in score.symbols if s.column in LEG_GESTURES and s.kind == "direction"]
+    events = sorted([*events, *gestures], key=lambda s: (s.beat, s.column))
     sizes = {
         (s.column, round(s.beat, 6)): s.size or 0 for s in score.symbols if s.kind == "step_size"
     }
@@ -202,12 +231,41 @@ def footprints(score: Score, leg_length_m: float = 0.84) -> Footprints:
         last_beat = max(last_beat, symbol.end)
         if symbol.kind == "turn":
             turn = 2.0 * math.pi * float(symbol.amount or 0.0)
-            heading += turn if symbol.turn == "left" else -turn
+            turn = turn if symbol.turn == "left" else -turn
+            heading_before = heading
+            heading += turn
+            ball = BALL_FORWARD_LEGS * leg_length_m
+            if symbol.column in SUPPORTS:  # a pivot on one foot frees the other (§7.6)
+                pivot_side = symbol.column.removeprefix("support_")
+                if pivot_side not in airborne:
+                    free = "left" if pivot_side == "right" else "right"
+                    standing = open_print[pivot_side]
+                    release = max(standing.start_s, symbol.beat * spb - WEIGHT_SHIFT_S)
+                    _lift(prints, open_print, airborne, free, min(release, symbol.beat * spb))
+                    centre = np.array(standing.position) + _rotate((0.0, ball), standing.heading)
+                    settle = pivot_settle_s(symbol, spb)  # then over the ball it turns on
+                    times.append(symbol.beat * spb + settle)
+                    centres.append(centre.copy())
+                    facings.append(heading_before + turn * settle / (symbol.duration * spb))
+            grounded = [s for s in ("left", "right") if s not in airborne]
             for s in ("left", "right"):
                 p = open_print[s]
+                position = np.array(p.position)
+                if s in grounded:  # it turns on its ball
+                    pivot = position + _rotate((0.0, ball), p.heading)
+                    position = pivot - _rotate((0.0, ball), heading)
                 open_print[s] = Footprint(
-                    s, p.start_s, p.end_s, p.position, heading, p.level, p.kind, p.step_m
+                    s,
+                    p.start_s,
+                    p.end_s,
+                    (float(position[0]), float(position[1])),
+                    heading,
+                    p.level,
+                    p.kind,
+                    p.step_m,
                 )
+            if len(grounded) == 2:  # the body stays between the feet it turns on
+                centre = np.mean([open_print[s].position for s in grounded], axis=0)
             if symbol.column in SUPPORTS:  # a pivot keeps the weight on the foot
                 last_support_end = max(last_support_end, symbol.end)
         elif symbol.kind == "direction" and symbol.column in SUPPORTS:
@@ -251,9 +309,10 @@ def footprints(score: Score, leg_length_m: float = 0.84) -> Footprints:
                 for foot in ("left", "right"):
                     _lift(prints, open_print, airborne, foot, last_support_end * spb)
             _lift(prints, open_print, airborne, side, symbol.beat * spb)
-            # Walking, the weight arrives on the new foot when the symbol ends; landing
-            # from the air, the foot is on the ground for the whole support symbol.
-            contact = symbol.beat if air > 1e-9 else symbol.end
+            # Walking, the foot lands CONTACT_SHARE into the transfer of weight and the
+            # weight arrives on it when the symbol ends (double support in between);
+            # landing from the air, the foot is on the ground for the whole symbol.
+            contact = symbol.beat if air > 1e-9 else symbol.beat + CONTACT_SHARE * symbol.duration
             airborne.discard(side)
             open_print[side] = Footprint(
                 side,
@@ -267,6 +326,18 @@ def footprints(score: Score, leg_length_m: float = 0.84) -> Footprints:
             )
             last_support_end = max(last_support_end, symbol.end)
             support_ends.append((side, symbol.end))
+        elif symbol.column in LEG_GESTURES:
+            side = symbol.column.removeprefix("leg_")
+            other = "left" if side == "right" else "right"
+            if other not in airborne and side not in airborne:
+                # The weight moves over the standing foot before the leg gestures.
+                shift_s = min(WEIGHT_SHIFT_S, symbol.beat * spb)
+                times[-1] = symbol.beat * spb - shift_s
+                centre = np.array(open_print[other].position)
+                times.append(symbol.beat * spb)
+                centres.append(centre.copy())
+                facings.append(heading)
+                _lift(prints, open_print, airborne, side, symbol.beat * spb)
         elif symbol.kind == "hold":
             last_support_end = max(last_support_end, symbol.end)
         times.append(symbol.end * spb)

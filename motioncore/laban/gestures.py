@@ -7,7 +7,9 @@ direction; ``high`` raises it 45° and ``low`` lowers it 45°. ``place`` is stra
 Front, back, left and right are the body's, so they turn with the current facing.
 
 A gesture moves on an arc between two positions (the direction is rotated, not
-interpolated in a straight line), over the symbol's duration. A change of 180° or more
+interpolated in a straight line), over its *performed* span
+(:mod:`motioncore.laban.timing`: it starts a little before its written beat, or with
+the legs, and arrives on its written end). A change of 180° or more
 would pass through the body, so it goes round by the side: through the midway
 direction bent outwards (the elbow's path for opposite directions, §7.1).
 
@@ -23,7 +25,9 @@ import math
 import numpy as np
 from numpy.typing import NDArray
 
+from motioncore.laban import timing
 from motioncore.laban.score import Score, Symbol
+from motioncore.laban.timing import Interpretation
 
 FloatArray = NDArray[np.float64]
 LEVEL_ELEVATION_DEG = {"high": 45.0, "middle": 0.0, "low": -45.0}
@@ -52,16 +56,27 @@ def direction_vector(direction: str, level: str) -> FloatArray:
 def arc(a: FloatArray, b: FloatArray, t: float, outward: FloatArray) -> FloatArray:
     """The direction ``t`` (0…1) of the way from ``a`` to ``b`` on the great circle;
     nearly opposite directions go through ``outward`` (the side of the body)."""
+    return np.asarray(arcs(a, b, np.array([t], dtype=np.float64), outward)[0], dtype=np.float64)
+
+
+def arcs(a: FloatArray, b: FloatArray, t: FloatArray, outward: FloatArray) -> FloatArray:
+    """Directions ``[N, 3]`` at fractions ``t`` ``[N]`` (0…1) of the way from ``a`` to
+    ``b`` ``[3]`` on the great circle; about 180° apart they go round by the side,
+    through the direction at right angles to ``a`` nearest ``outward``."""
     a, b = a / np.linalg.norm(a), b / np.linalg.norm(b)
     cos = float(np.clip(np.dot(a, b), -1.0, 1.0))
     if cos < -0.95:  # about 180°: go round by the side, through the outward direction
         middle = _perpendicular(a, outward)
-        return arc(a, middle, 2 * t, outward) if t < 0.5 else arc(middle, b, 2 * t - 1, outward)
+        first = t < 0.5
+        out = np.empty((len(t), 3))
+        out[first] = arcs(a, middle, 2 * t[first], outward)
+        out[~first] = arcs(middle, b, 2 * t[~first] - 1, outward)
+        return out
     angle = math.acos(cos)
     if angle < 1e-9:
-        return b.copy()
-    out = (math.sin((1 - t) * angle) * a + math.sin(t * angle) * b) / math.sin(angle)
-    return np.asarray(out, dtype=np.float64)
+        return np.tile(b, (len(t), 1))
+    w_a, w_b = np.sin((1 - t) * angle), np.sin(t * angle)
+    return np.asarray((w_a[:, None] * a + w_b[:, None] * b) / math.sin(angle), dtype=np.float64)
 
 
 def _perpendicular(a: FloatArray, preferred: FloatArray) -> FloatArray:
@@ -74,48 +89,43 @@ def _perpendicular(a: FloatArray, preferred: FloatArray) -> FloatArray:
     return np.array([1.0, 0.0, 0.0])
 
 
-def _smooth(t: float) -> float:
-    t = min(max(t, 0.0), 1.0)
-    return t * t * (3.0 - 2.0 * t)
+def _smooth(t: FloatArray) -> FloatArray:
+    t = np.clip(t, 0.0, 1.0)
+    return np.asarray(t * t * (3.0 - 2.0 * t), dtype=np.float64)
 
 
 def channel(
-    score: Score,
+    source: Score | Interpretation,
     column: str,
     parts: tuple[str, ...],
     times: FloatArray,
     rest: FloatArray,
     outward: FloatArray,
 ) -> FloatArray:
-    """Body-frame directions ``[T, 3]`` of one limb segment at ``times`` (seconds), from
-    the direction and hold symbols of ``column`` whose part is in ``parts`` (``None``
-    counts as the column's default); ``rest`` before the first symbol."""
-    spb = score.seconds_per_beat
-    symbols = [
-        s
-        for s in score.column(column)
-        if s.kind in ("direction", "hold") and (s.part or parts[0]) in parts
+    """Body-frame directions ``[T, 3]`` of one limb segment at ``times`` ``[T]``
+    (seconds), from the direction symbols of ``column`` whose part is in ``parts``
+    (``None`` counts as ``parts[0]``), each moving over its *performed* span
+    (:func:`motioncore.laban.timing.interpret`; a :class:`Score` is interpreted here
+    with the default rules, so pass one interpretation when calling this for several
+    columns): it arrives on its written end unless the arm–leg sync or the leg rule
+    moved it. ``rest`` ``[3]`` before the first; ``outward`` ``[3]``: the side a 180°
+    change goes round by."""
+    performed = source if isinstance(source, Interpretation) else timing.interpret(source)
+    keys = [
+        t
+        for t in performed.channel(column)
+        if t.symbol.kind == "direction" and (t.symbol.part or parts[0]) in parts
     ]
-    out = np.empty((len(times), 3))
-    current = rest.astype(np.float64)
-    keys: list[tuple[float, float, FloatArray, FloatArray]] = []  # start, end, from, to
-    for s in symbols:
-        if s.kind == "direction":
-            target = direction_vector(str(s.direction), str(s.level))
-            keys.append((s.beat * spb, s.end * spb, current, target))
-            current = target
-    for i, t in enumerate(times):
-        value = rest
-        for start, end, a, b in keys:
-            if t >= end:
-                value = b
-            elif t >= start:
-                fraction = (t - start) / (end - start) if end > start else 1.0
-                value = arc(a, b, _smooth(fraction), outward)
-                break
-            else:
-                break
-        out[i] = value
+    out = np.repeat(np.asarray(rest, dtype=np.float64)[None], len(times), axis=0)
+    current = np.asarray(rest, dtype=np.float64)
+    for key in sorted(keys, key=lambda k: k.start_s):  # a later start cuts an earlier move
+        target = direction_vector(str(key.symbol.direction), str(key.symbol.level))
+        out[times >= key.end_s] = target
+        moving = (times >= key.start_s) & (times < key.end_s)
+        if moving.any():
+            fraction = (times[moving] - key.start_s) / (key.end_s - key.start_s)
+            out[moving] = arcs(current, target, _smooth(fraction), outward)
+        current = target
     return out
 
 

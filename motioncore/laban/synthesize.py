@@ -25,24 +25,37 @@ compensation for one-leg gestures, leg gestures.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 from scipy.interpolate import PchipInterpolator
+from scipy.ndimage import maximum_filter1d
 
 from motioncore import canonical, fk, quat, retarget
 from motioncore.clip import Clip
-from motioncore.laban import gestures
+from motioncore.laban import com_path, foot_keys, gestures, timing
 from motioncore.laban.com_errors import com_errors
-from motioncore.laban.footprints import Footprint, Footprints, footprints
-from motioncore.laban.score import Score
+from motioncore.laban.footprints import Footprint, Footprints, footprints, pivot_settle_s
+from motioncore.laban.score import SUPPORTS, Score
 
 FloatArray = NDArray[np.float64]
 FPS = 60.0
-LIFT_LEGS = 0.12
+SIDES = (("left", 1.0), ("right", -1.0))
+REACH_PASSES = 3
+MAX_REACH_DROP_M = 0.15
+COUNTERWEIGHT = 0.12
+"""The chest's shift per metre of a gesturing foot's reach from its hip: a leg is about
+16 % of the body's mass with its centre 0.45 of the way to the foot, the upper body
+about 60 %: 0.16 × 0.45 / 0.6 ≈ 0.12."""
 MAX_REACH = 0.995
+ROLL_S = 0.12
+ROLL_REACH_LEGS = 0.1
+"""Within :data:`ROLL_S` before it lifts, the foot rolls onto its ball, which lets the
+leg reach this much further (leg lengths) than with the foot flat; landing on the heel
+gains nothing (the ankle is no farther from the heel than flat)."""
+ANKLE_LEGS = 0.06 / 0.84
+"""The ankle's height above the floor with the foot flat, in leg lengths."""
 HIPS_SMOOTHING_S = 0.15
 LEVEL_DIP_LEGS = {"low": -0.12, "middle": 0.0, "high": 0.05}
 """Hips height change by the level of the supporting step, in leg lengths."""
@@ -104,34 +117,6 @@ def _world(v: FloatArray, left: FloatArray, up: FloatArray, forward: FloatArray)
     return v[:, :1] * left + v[:, 1:2] * up + v[:, 2:3] * forward
 
 
-def _foot_track(
-    prints: tuple[Footprint, ...], times: FloatArray, ankle_m: float, lift_m: float
-) -> tuple[FloatArray, FloatArray, NDArray[np.bool_]]:
-    """Ankle positions ``[F, 3]``, foot headings ``[F]`` and on-ground mask of one foot."""
-    ordered = sorted(prints, key=lambda p: p.start_s)
-    ankle = np.zeros((len(times), 3))
-    heading = np.zeros(len(times))
-    ground = np.zeros(len(times), dtype=bool)
-    for i, t in enumerate(times):
-        on = next((p for p in ordered if p.start_s - 1e-9 <= t <= p.end_s + 1e-9), None)
-        if on is not None:
-            ankle[i] = (on.position[0], ankle_m, on.position[1])
-            heading[i], ground[i] = on.heading, True
-            continue
-        before = max((p for p in ordered if p.end_s < t), key=lambda p: p.end_s, default=ordered[0])
-        after = min(
-            (p for p in ordered if p.start_s > t), key=lambda p: p.start_s, default=ordered[-1]
-        )
-        span = max(after.start_s - before.end_s, 1e-9)
-        u = min(max((t - before.end_s) / span, 0.0), 1.0)
-        s = u * u * (3.0 - 2.0 * u)
-        a, b = np.array(before.position), np.array(after.position)
-        xz = (1 - s) * a + s * b
-        ankle[i] = (xz[0], ankle_m + lift_m * math.sin(math.pi * u), xz[1])
-        heading[i] = (1 - s) * before.heading + s * after.heading
-    return ankle, heading, ground
-
-
 def _knee(
     hip: FloatArray, ankle: FloatArray, pole: FloatArray, upper: float, lower: float
 ) -> FloatArray:
@@ -153,92 +138,221 @@ def synthesize(score: Score) -> Synthesis:
     prints = footprints(score, CANONICAL_LEG_M)
     duration = score.beats * score.seconds_per_beat
     times = np.arange(round(duration * FPS) + 1) / FPS
+    centre, facing = _centre_and_facing(prints, times)
+    left, up, forward = _frames(facing)
+    feet, down = _contacts(prints, times)
+    level = np.array([_support_level(prints.prints, t) for t in times])
+    wanted_y = canonical.HIPS_HEIGHT_M + level * CANONICAL_LEG_M
+    hips_y = _reachable_hips(centre, wanted_y, left, feet, down, k)
+    start = np.stack([centre[:, 0], hips_y, centre[:, 1]], -1)
+    hips = _optimised_path(score, times, start, feet, down, left, up, k).path
+    offsets = {side: sign * 0.09 * k * left - 0.05 * k * up for side, sign in SIDES}
+    geometry = foot_keys.FootGeometry.canonical(k)
+    for _ in range(REACH_PASSES):  # lower the hips where a planted foot is out of reach
+        hip_joints = {side: hips + offsets[side] for side, _ in SIDES}
+        tracks = foot_keys.foot_tracks(score, prints, times, hip_joints, facing, geometry)
+        drop = _reach_drop(hip_joints, tracks, MAX_REACH * geometry.leg_m)
+        if drop.max() < 1e-4:
+            break
+        hips = hips - drop[:, None] * up
+    points: dict[str, FloatArray] = {"hips": hips}
+    for side, _ in SIDES:
+        track = tracks[side]
+        points[f"{side}_upper_leg"] = hip_joints[side]
+        points[f"{side}_foot"] = track.ankle
+        points[f"{side}_lower_leg"] = _knee(
+            hip_joints[side], track.ankle, forward, 0.42 * k, 0.42 * k
+        )
+        points[f"{side}_toe"] = track.ball
+        points[f"{side}_toe_end"] = track.toe_end
+    lean = _counterweight(tracks, hip_joints)
+    points["spine"] = hips + 0.10 * k * up + 0.5 * lean
+    points["chest"] = hips + 0.30 * k * up + lean
+    points["neck"] = points["chest"] + 0.22 * k * up
+    points["head"] = points["neck"] + 0.10 * k * up
+    performed = timing.interpret(score)
+    head_dir = gestures.channel(
+        performed, "head", ("head",), times, np.array([0.0, 1.0, 0.0]), np.array([0.0, 0.0, 1.0])
+    )
+    points["head_end"] = points["head"] + 0.18 * k * _world(head_dir, left, up, forward)
+    points.update(_arms(score, performed, points["chest"], times, (left, up, forward), k))
+    clip = _solve(points, len(times))
+    return _measured(clip, prints, centre, tracks, geometry)
+
+
+def _centre_and_facing(prints: Footprints, times: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """The footprints' centre ``[F, 2]`` (x, z m) and facing ``[F]`` (rad) at ``times``:
+    a shape-preserving cubic (PCHIP) through their keys, so the body moves only while a
+    support symbol transfers the weight and never overshoots."""
     keys_t = np.unique(prints.times)
     last = np.array([np.flatnonzero(prints.times == t)[-1] for t in keys_t])
     centre_keys, facing_keys = prints.centre[last], prints.facing[last]
-    if len(keys_t) >= 2:
-        centre = PchipInterpolator(keys_t, centre_keys, extrapolate=True)(
-            np.clip(times, keys_t[0], keys_t[-1])
+    if len(keys_t) < 2:
+        return np.repeat(centre_keys[:1], len(times), axis=0), np.repeat(
+            facing_keys[:1], len(times)
         )
-        facing = PchipInterpolator(keys_t, facing_keys)(np.clip(times, keys_t[0], keys_t[-1]))
-    else:
-        centre = np.repeat(centre_keys[:1], len(times), axis=0)
-        facing = np.repeat(facing_keys[:1], len(times))
-    left, up, forward = _frames(facing)
-    level = np.array([_support_level(prints.prints, t) for t in times])
-    ankle_m = 0.06 * k
-    tracks = {
-        side: _foot_track(prints.of(side), times, ankle_m, LIFT_LEGS * CANONICAL_LEG_M)
-        for side in ("left", "right")
-    }
-    wanted_y = canonical.HIPS_HEIGHT_M + level * CANONICAL_LEG_M
-    hips_y = _reachable_hips(centre, wanted_y, left, tracks, k)
-    hips = np.stack([centre[:, 0], hips_y, centre[:, 1]], -1)
-    points: dict[str, FloatArray] = {"hips": hips}
-    for side, sign in (("left", 1.0), ("right", -1.0)):
-        ankle, foot_heading, _ = tracks[side]
-        foot_forward = np.stack(
-            [np.sin(foot_heading), np.zeros_like(foot_heading), np.cos(foot_heading)], -1
-        )
-        hip = hips + sign * 0.09 * k * left - 0.05 * k * up
-        points[f"{side}_upper_leg"] = hip
-        points[f"{side}_foot"] = ankle
-        points[f"{side}_lower_leg"] = _knee(hip, ankle, forward, 0.42 * k, 0.42 * k)
-        points[f"{side}_toe"] = ankle + 0.13 * k * foot_forward - 0.06 * k * up
-        points[f"{side}_toe_end"] = points[f"{side}_toe"] + 0.06 * k * foot_forward
-    points["spine"] = hips + 0.10 * k * up
-    points["chest"] = points["spine"] + 0.20 * k * up
-    points["neck"] = points["chest"] + 0.22 * k * up
-    points["head"] = points["neck"] + 0.10 * k * up
-    outward_up = np.array([0.0, 1.0, 0.0])
-    head_dir = gestures.channel(
-        score, "head", ("head",), times, outward_up, np.array([0.0, 0.0, 1.0])
-    )
-    points["head_end"] = points["head"] + 0.18 * k * _world(head_dir, left, up, forward)
-    down = np.array([0.0, -1.0, 0.0])
-    for side, sign in (("left", 1.0), ("right", -1.0)):
+    clipped = np.clip(times, keys_t[0], keys_t[-1])
+    centre = PchipInterpolator(keys_t, centre_keys)(clipped)
+    facing = PchipInterpolator(keys_t, facing_keys)(clipped)
+    return np.asarray(centre, dtype=np.float64), np.asarray(facing, dtype=np.float64)
+
+
+def _contacts(prints: Footprints, times: FloatArray) -> tuple[FloatArray, NDArray[np.bool_]]:
+    """Each foot's print at ankle height ``[F, 2, 3]`` (left, right; m) and whether it is
+    on the ground ``[F, 2]``."""
+    feet = np.zeros((len(times), 2, 3))
+    down = np.zeros((len(times), 2), dtype=bool)
+    for i, (side, _) in enumerate(SIDES):
+        for p in prints.of(side):
+            inside = (times >= p.start_s - 1e-9) & (times <= p.end_s + 1e-9)
+            feet[inside, i] = (p.position[0], ANKLE_LEGS * CANONICAL_LEG_M, p.position[1])
+            down[inside, i] = True
+    return feet, down
+
+
+def _reach_drop(
+    hip_joints: dict[str, FloatArray], tracks: dict[str, foot_keys.FootTrack], reach_m: float
+) -> FloatArray:
+    """How far ``[F]`` (m) to lower the hips so that every foot on the ground is within
+    ``reach_m`` of its hip joint (the optimiser's limit is soft and the foot keys
+    cannot lengthen a leg whose foot is ahead), spread over :data:`HIPS_SMOOTHING_S`
+    so that the hips never drop abruptly."""
+    need = np.zeros(len(hip_joints["left"]))
+    for side, _ in SIDES:
+        track = tracks[side]
+        planted = np.isin(track.phase, (foot_keys.HEEL, foot_keys.FLAT, foot_keys.BALL))
+        to_hip = hip_joints[side] - track.ankle
+        across = np.hypot(to_hip[:, 0], to_hip[:, 2])
+        height = np.sqrt(np.maximum(reach_m**2 - np.minimum(across, reach_m) ** 2, 0.0))
+        need = np.maximum(need, np.where(planted, np.maximum(to_hip[:, 1] - height, 0.0), 0.0))
+    need = np.minimum(need, MAX_REACH_DROP_M)
+    window = max(1, round(HIPS_SMOOTHING_S * FPS))
+    widened = maximum_filter1d(need, 2 * window + 1, mode="nearest")
+    kernel = np.hanning(2 * window + 1)
+    kernel /= kernel.sum()
+    smooth = np.convolve(np.pad(widened, window, mode="edge"), kernel, mode="valid")
+    return np.asarray(np.maximum(smooth, need), dtype=np.float64)
+
+
+def _counterweight(
+    tracks: dict[str, foot_keys.FootTrack], hip_joints: dict[str, FloatArray]
+) -> FloatArray:
+    """The chest's shift ``[F, 3]`` (m) that balances a leg gesture (§7.5): the upper
+    body leans away from the gesturing leg by :data:`COUNTERWEIGHT` × the foot's
+    horizontal distance from its hip joint, so the whole body's centre of mass stays
+    over the standing foot."""
+    lean = np.zeros_like(hip_joints["left"])
+    for side, _ in SIDES:
+        gesture = tracks[side].phase == foot_keys.GESTURE
+        reach = tracks[side].ankle - hip_joints[side]
+        reach[:, 1] = 0.0
+        lean -= np.where(gesture[:, None], COUNTERWEIGHT * reach, 0.0)
+    window = max(1, round(HIPS_SMOOTHING_S * FPS))
+    kernel = np.hanning(2 * window + 1)
+    kernel /= kernel.sum()
+    padded = np.pad(lean, ((window, window), (0, 0)), mode="edge")
+    return np.stack([np.convolve(padded[:, a], kernel, mode="valid") for a in range(3)], -1)
+
+
+def _arms(
+    score: Score,
+    performed: timing.Interpretation,
+    chest: FloatArray,
+    times: FloatArray,
+    frame: tuple[FloatArray, FloatArray, FloatArray],
+    k: float,
+) -> dict[str, FloatArray]:
+    """Shoulder, arm, elbow, hand and hand-end positions of both arms from their gesture
+    channels (§7.1, in the body frame ``frame`` = left, up, forward)."""
+    left, up, forward = frame
+    points: dict[str, FloatArray] = {}
+    hanging = np.array([0.0, -1.0, 0.0])
+    for side, sign in SIDES:
         column = f"arm_{side}"
         outward = np.array([sign, 0.0, 0.0])
         whole = gestures.channel(
-            score, column, ("arm", "hand", "wrist", "forearm"), times, down, outward
+            performed, column, ("arm", "hand", "wrist", "forearm"), times, hanging, outward
         )
         upper_parts = ("upper_arm", "elbow")
         has_upper = any((s.part or "arm") in upper_parts for s in score.column(column))
         upper_dir = (
-            gestures.channel(score, column, upper_parts, times, down, outward)
+            gestures.channel(performed, column, upper_parts, times, hanging, outward)
             if has_upper
             else whole
         )
-        shoulder = points["chest"] + sign * 0.03 * k * left + 0.17 * k * up
+        shoulder = chest + sign * 0.03 * k * left + 0.17 * k * up
         arm = shoulder + sign * 0.15 * k * left
         points[f"{side}_shoulder"], points[f"{side}_upper_arm"] = shoulder, arm
         elbow = arm + 0.28 * k * _world(upper_dir, left, up, forward)
         hand = elbow + 0.25 * k * _world(whole, left, up, forward)
         points[f"{side}_forearm"], points[f"{side}_hand"] = elbow, hand
         points[f"{side}_hand_end"] = hand + 0.08 * k * _world(whole, left, up, forward)
-    clip = _solve(points, len(times))
-    return _measured(clip, prints, centre)
+    return points
+
+
+def _optimised_path(
+    score: Score,
+    times: FloatArray,
+    start: FloatArray,
+    feet: FloatArray,
+    down: NDArray[np.bool_],
+    left: FloatArray,
+    up: FloatArray,
+    k: float,
+) -> com_path.Optimised:
+    """The centre-of-mass (hips) path optimised for physics and comfort, fixed where the
+    body pivots or holds (:mod:`motioncore.laban.com_path`)."""
+    reach = np.full(down.shape, MAX_REACH * 0.84 * k)
+    for i in range(2):
+        lifts = np.flatnonzero(np.diff(down[:, i].astype(np.int8), append=0) < 0)
+        for edge in lifts:  # before lifting, the heel rises and the foot rolls on its ball
+            near = (times <= times[edge]) & (times > times[edge] - ROLL_S)
+            reach[near & down[:, i], i] += ROLL_REACH_LEGS * CANONICAL_LEG_M
+    offsets = np.stack([sign * 0.09 * k * left - 0.05 * k * up for _, sign in SIDES], 1)
+    legs = com_path.Legs(feet, down, _nominal_leg_m(), offsets, reach)
+    fixed = com_path.fixed_spans(times, _still_spans(score))
+    return com_path.optimise(times, start, legs, fixed, FPS)
+
+
+def _still_spans(score: Score) -> list[tuple[float, float]]:
+    """Where the body stands still (s): holds and turns of the body through their span,
+    pivots on one foot once the centre is over its ball (§7.6)."""
+    spb = score.seconds_per_beat
+    spans = []
+    for s in score.symbols:
+        if (s.column in SUPPORTS and s.kind == "hold") or (s.column == "body" and s.kind == "turn"):
+            spans.append((s.beat * spb, s.end * spb))
+        elif s.column in SUPPORTS and s.kind == "turn":
+            spans.append((s.beat * spb + pivot_settle_s(s, spb), s.end * spb))
+    return spans
+
+
+def _nominal_leg_m() -> float:
+    """A standing leg's length from the hips (the centre of mass) to the ankle."""
+    standing = canonical.rest_positions()
+    return float(np.linalg.norm(standing[_J["hips"]] - standing[_J["left_foot"]]))
 
 
 def _reachable_hips(
     centre: FloatArray,
     wanted_y: FloatArray,
     left: FloatArray,
-    tracks: dict[str, tuple[FloatArray, FloatArray, NDArray[np.bool_]]],
+    feet: FloatArray,
+    down: NDArray[np.bool_],
     k: float,
 ) -> FloatArray:
-    """Hips heights ``[F]``: the wanted ones, lowered where a foot on the ground would
-    be out of reach of its hip (the leg-line limit, :data:`MAX_REACH`), then smoothed
-    over :data:`HIPS_SMOOTHING_S` without rising above the limit."""
+    """Hips heights ``[F]`` for the starting path: the wanted ones, lowered where a foot
+    on the ground would be out of reach of its hip (the leg-line limit,
+    :data:`MAX_REACH`), then smoothed over :data:`HIPS_SMOOTHING_S` without rising
+    above the limit."""
     limit = np.array(wanted_y, dtype=np.float64)
     reach = MAX_REACH * 0.84 * k
-    for side, sign in (("left", 1.0), ("right", -1.0)):
-        ankle, _, ground = tracks[side]
+    for i, (_, sign) in enumerate(SIDES):
         hip_xz = centre + sign * 0.09 * k * left[:, [0, 2]]
-        horizontal = np.linalg.norm(ankle[:, [0, 2]] - hip_xz, axis=1)
+        horizontal = np.linalg.norm(feet[:, i, [0, 2]] - hip_xz, axis=1)
         vertical = np.sqrt(np.maximum(reach**2 - horizontal**2, 0.0))
-        reachable = ankle[:, 1] + vertical + 0.05 * k
-        limit = np.where(ground, np.minimum(limit, reachable), limit)  # a foot in the air bends
+        reachable = feet[:, i, 1] + vertical + 0.05 * k
+        limit = np.where(down[:, i], np.minimum(limit, reachable), limit)
     window = max(1, round(HIPS_SMOOTHING_S * FPS))
     kernel = np.hanning(2 * window + 1)
     kernel /= kernel.sum()
@@ -264,34 +378,43 @@ def _solve(points: dict[str, FloatArray], frames: int) -> Clip:
     return Clip(skeleton, rotations, translations, FPS, meta={"generator": "laban"})
 
 
-def _measured(clip: Clip, prints: Footprints, centre: FloatArray) -> Synthesis:
+def _measured(
+    clip: Clip,
+    prints: Footprints,
+    centre: FloatArray,
+    tracks: dict[str, foot_keys.FootTrack],
+    geometry: foot_keys.FootGeometry,
+) -> Synthesis:
+    """The measures of the solved animation: the lowest foot point, the skate (how far a
+    contact point moves within one ground phase of a print, recomputed from the solved
+    ankle and ball joints) and ε_physics/ε_comfort of the hips over the solved ankles."""
     positions = fk.positions(clip)
-    feet = [canonical.JOINT_OF_ROLE[f"{s}_{p}"] for s in ("left", "right") for p in ("foot", "toe")]
+    feet = [_J[f"{s}_{p}"] for s, _ in SIDES for p in ("foot", "toe")]
     feet += [canonical.NAMES.index(f"{s}Toe_End") for s in ("Left", "Right")]
     lowest = float(positions[:, feet, 1].min())
+    skate = max(_skate(positions, side, tracks[side], geometry) for side, _ in SIDES)
     times = np.arange(clip.num_frames) / clip.fps
-    skate = 0.0
-    for p in prints.prints:
-        inside = (times >= p.start_s) & (times <= p.end_s)
-        if inside.sum() >= 2:
-            ankle = positions[inside, canonical.JOINT_OF_ROLE[f"{p.side}_foot"]][:, [0, 2]]
-            skate = max(skate, float(np.linalg.norm(ankle - ankle[0], axis=1).max()))
-    sides = ("left", "right")
-    down = np.stack(
-        [
-            np.any([(times >= p.start_s) & (times <= p.end_s) for p in prints.of(side)], axis=0)
-            for side in sides
-        ],
-        axis=1,
-    )
-    ankles = positions[:, [canonical.JOINT_OF_ROLE[f"{side}_foot"] for side in sides]]
-    hips = positions[:, canonical.JOINT_OF_ROLE["hips"]]
-    standing = canonical.rest_positions()
-    nominal = float(
-        np.linalg.norm(
-            standing[canonical.JOINT_OF_ROLE["hips"]]
-            - standing[canonical.JOINT_OF_ROLE["left_foot"]]
-        )
-    )
-    errors = com_errors(hips, ankles, down, clip.fps, nominal)
+    down = np.stack([tracks[side].phase != foot_keys.AIR for side, _ in SIDES], 1)
+    down &= np.stack([tracks[side].phase != foot_keys.GESTURE for side, _ in SIDES], 1)
+    _, on_print = _contacts(prints, times)
+    ankles = positions[:, [_J[f"{side}_foot"] for side, _ in SIDES]]
+    hips = positions[:, _J["hips"]]
+    errors = com_errors(hips, ankles, down & on_print, clip.fps, _nominal_leg_m())
     return Synthesis(clip, prints, centre, lowest, skate, errors.physics_m2_s4, errors.comfort_m2)
+
+
+def _skate(
+    positions: FloatArray, side: str, track: foot_keys.FootTrack, geometry: foot_keys.FootGeometry
+) -> float:
+    """The largest distance (m) a contact point moves within one run of frames of the
+    same ground phase."""
+    ankle, ball = positions[:, _J[f"{side}_foot"]], positions[:, _J[f"{side}_toe"]]
+    anchor = foot_keys.anchor_points(ankle, ball, track.phase, geometry)
+    ground = np.isin(track.phase, (foot_keys.HEEL, foot_keys.FLAT, foot_keys.BALL))
+    change = np.flatnonzero(np.diff(track.phase, prepend=-1) != 0)
+    worst = 0.0
+    for a, b in zip(change, [*change[1:], len(track.phase)], strict=True):
+        if ground[a] and b - a >= 2:
+            run = anchor[a:b]
+            worst = max(worst, float(np.linalg.norm(run - run[0], axis=1).max()))
+    return worst

@@ -89,7 +89,9 @@ def test_pivots_turn_exactly(name: str, turn_deg: float) -> None:
 def test_a_hold_keeps_the_feet_and_a_curved_path_bends_the_walk() -> None:
     held = _prints("hold")
     second = _steps(held)[1]
-    assert second.end_s - second.start_s == pytest.approx(1.5)  # 2 beats of hold + its step
+    # Down from CONTACT_SHARE into its step (a beat, 0.5 s) through the 2-beat hold to
+    # the next step of that foot.
+    assert second.end_s - second.start_s == pytest.approx(1.5 + (1 - fp.CONTACT_SHARE) * 0.5)
     curved = _prints("curved_path")
     assert math.degrees(curved.facing[-1]) == pytest.approx(-90.0, abs=1e-9)
     assert _steps(curved)[-1].position[0] < -2.0  # it bent to the right (-x)
@@ -100,7 +102,8 @@ def test_feet_stay_on_their_own_side_and_land_in_time() -> None:
     for p in result.prints:
         assert (p.position[0] > 0) == (p.side == "left")
     starts = [p.start_s for p in _steps(result)]
-    assert starts == sorted(starts) and starts[0] == pytest.approx(0.5)  # arrives on beat 1
+    # The first step (beat 0, 0.5 s long) lands CONTACT_SHARE into the transfer of weight.
+    assert starts == sorted(starts) and starts[0] == pytest.approx(fp.CONTACT_SHARE * 0.5)
     run = _steps(_prints("run"))
     assert {p.kind for p in run[1:]} == {"leap"}  # a run is a series of leaps
     assert all(p.end_s - p.start_s == pytest.approx(0.25) for p in run[1:-1])  # 1/2 beat down

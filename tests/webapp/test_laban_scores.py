@@ -76,6 +76,21 @@ def test_a_microsoft_gesture_uploads_too(
     assert response.json()["title"] == "wave"
 
 
+def test_a_labanwriter_text_uploads_with_its_unread_records_reported(
+    project: Project, members: dict[str, AbstractUser], media_root: object
+) -> None:
+    text = (SAMPLES / "labanwriter" / "walk.lw4.txt").read_bytes()
+    response = _upload(members["editor"], project, "walk.lw4", text)
+    assert response.status_code == 201, response.content
+    body = response.json()
+    notes = body["import_notes"]
+    assert notes["records"] > 0 and notes["ignored_records"]  # kept and reported, not dropped
+    assert all(r["reason"] for r in notes["ignored_records"])
+    assert body["measures"]["steps"] > 0
+    walk = _upload(members["editor"], project, "walk_forward.json", WALK.read_bytes())
+    assert walk.json()["import_notes"] is None
+
+
 def _pose(ms: str, direction: str = "Place", level: str = "Low") -> dict[str, Any]:
     limb = [direction, level]
     return {

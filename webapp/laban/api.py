@@ -40,10 +40,12 @@ class ScoreSerializer(serializers.ModelSerializer[Score]):
     )
     measures = serializers.SerializerMethodField()
     downloads = serializers.SerializerMethodField()
+    import_notes = serializers.SerializerMethodField()
 
     class Meta:
         model = Score
         fields = ["id", "project", "clip", "name", "title", "measures", "downloads"]
+        fields += ["import_notes"]
         fields += ["created_by", "created_at"]
         read_only_fields = fields
 
@@ -52,6 +54,12 @@ class ScoreSerializer(serializers.ModelSerializer[Score]):
         out = {k: score.animation.get(k) for k in (*keys, "ground_skate_m")}
         out["steps"] = sum(1 for p in score.animation.get("footprints", []) if p["kind"] != "start")
         return out
+
+    def get_import_notes(self, score: Score) -> dict[str, Any] | None:
+        """For LabanWriter 4 text: the records read and every record set aside (with
+        its line and the reason); null for JSON scores."""
+        notes: dict[str, Any] | None = score.animation.get("labanwriter")
+        return notes
 
     def get_downloads(self, score: Score) -> dict[str, str]:
         request = self.context.get("request")

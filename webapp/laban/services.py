@@ -1,5 +1,7 @@
-"""Score uploads: parse (the native format or a Microsoft layout), animate, store, and
-add the animation to the project as a clip (whose pipeline run is queued as usual).
+"""Score uploads: parse (the native format, a Microsoft layout or LabanWriter 4 text in
+its assumed layout, whose records not read are kept in the animation report), animate,
+store, and add the animation to the project as a clip (whose pipeline run is queued as
+usual).
 
 An invalid score is refused with every problem the parser found (each naming the symbol
 and its beat) and nothing is stored. The same bytes uploaded again return the score
@@ -18,7 +20,7 @@ from django.db import transaction
 
 from motioncore import bvh, export
 from motioncore.errors import MotionCoreError
-from motioncore.laban import microsoft
+from motioncore.laban import reader
 from motioncore.laban.score import ScoreError
 from motioncore.laban.synthesize import synthesize
 from webapp.clips.services import clip_upload_create
@@ -43,7 +45,8 @@ def score_upload_create(*, project: Project, user: User, name: str, data: bytes)
         return existing
     stem = PurePosixPath(name).stem or "score"
     try:
-        loaded = microsoft.load_bytes(data, title=stem)
+        read = reader.read_bytes(data, title=stem)
+        loaded = read.score
         made = synthesize(loaded)
     except ScoreError as error:
         raise ServiceError(
@@ -67,7 +70,11 @@ def score_upload_create(*, project: Project, user: User, name: str, data: bytes)
             title=loaded.title or stem,
             sha256=sha256,
             score=loaded.as_dict(),
-            animation={"seconds_per_beat": loaded.seconds_per_beat, **made.as_dict()},
+            animation={
+                "seconds_per_beat": loaded.seconds_per_beat,
+                **made.as_dict(),
+                **({"labanwriter": read.notes} if read.notes is not None else {}),
+            },
             created_by=user,
         )
         row.viewer.save("animation.json", ContentFile(viewer), save=False)
