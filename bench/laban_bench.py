@@ -5,9 +5,9 @@ The score (built here, in the format of docs/score-format.md) walks forward, tur
 quarter, walks sideways and back, holds, runs, and moves both arms through the nine
 directions at three levels: 32 bars of 4/4 at 120 beats per minute, 64 s of motion.
 
-Timed: ``score.load`` (parse and validate) + ``synthesize`` (footprints, centre
-path, foot keys, leg IK, gestures, the joint solve), median of 5 runs after one
-warm-up; and, beside it, importing every Microsoft file of ../shared/data/laban.
+Timed: ``score.load`` (parse and validate) + ``synthesize`` (footprints, the optimised
+centre-of-mass path, foot keys, leg IK, gestures, the joint solve), median of 5 runs
+after one warm-up; and, beside it, importing every Microsoft file of ../shared/data/laban.
 No peer is timed: no open-source tool takes a Labanotation support column to
 footprints and a walking body (Microsoft's LabanotationSuite animates upper-body
 gestures only, in Unity).

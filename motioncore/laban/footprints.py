@@ -34,7 +34,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from motioncore.laban.score import SUPPORTS, Score, Symbol
+from motioncore.laban.score import MODIFIER_TOLERANCE_BEATS, SUPPORTS, Score, Symbol
+from motioncore.laban.timing import attach_modifiers
 
 FORWARD_STEP_LEGS = 0.85
 """A middle-level forward step, in leg lengths (0.85 × 0.84 m ≈ 0.71 m for the
@@ -210,9 +211,8 @@ def footprints(score: Score, leg_length_m: float = 0.84) -> Footprints:
     events = [s for s in events if s.column != "body" or s.kind == "turn"]
     gestures = [s for s in score.symbols if s.column in LEG_GESTURES and s.kind == "direction"]
     events = sorted([*events, *gestures], key=lambda s: (s.beat, s.column))
-    sizes = {
-        (s.column, round(s.beat, 6)): s.size or 0 for s in score.symbols if s.kind == "step_size"
-    }
+    attached, _ = attach_modifiers(score.symbols, MODIFIER_TOLERANCE_BEATS)
+    sizes = {step: sum(m.size or 0 for m in signs) for step, signs in attached.items()}
     paths = [s for s in score.symbols if s.kind == "path"]
     last_support_end = 0.0
     last_beat = 0.0
@@ -281,7 +281,7 @@ def footprints(score: Score, leg_length_m: float = 0.84) -> Footprints:
                 str(symbol.direction),
                 str(symbol.level),
                 leg_length_m,
-                sizes.get((symbol.column, round(symbol.beat, 6)), 0),
+                sizes.get(symbol, 0),
                 air,
             )
             move = _DIRECTION_VECTORS[str(symbol.direction)]

@@ -17,8 +17,9 @@ and lasts ``duration`` beats. Kinds:
 * ``hold``: keep the support or the gesture (in a support column: the weight stays);
 * ``path``: (``path`` column) walk ``straight`` or ``curved`` by ``amount_deg`` over
   the symbol's length (positive: curving to the right);
-* ``step_size``: a space-measurement sign on the support direction symbol of the same
-  column that starts on the same beat, ``size`` from -3 (very short) to 3 (very long).
+* ``step_size``: a space-measurement sign on the nearest support direction symbol of
+  the same column, starting within :data:`MODIFIER_TOLERANCE_BEATS` of it, ``size``
+  from -3 (very short) to 3 (very long).
 
 A gap in both support columns is a jump (the body is in the air).
 """
@@ -71,6 +72,9 @@ KIND_COLUMNS: dict[str, tuple[str, ...]] = {
 }
 """Kind → the columns it may stand in."""
 TIME_EPS = 1e-6
+MODIFIER_TOLERANCE_BEATS = 0.25
+"""How far (beats) a modifier (a step-size sign) may stand from the symbol it modifies:
+it attaches to the nearest one in its column (seed 003 §5, by proximity)."""
 MAX_SECONDS = 1800.0
 """The longest score accepted (half an hour): what one animation may cost."""
 
@@ -318,7 +322,14 @@ def _check_overlaps(symbols: list[tuple[int, Symbol]], problems: list[str]) -> N
 
 
 def _check_step_sizes(symbols: list[tuple[int, Symbol]], problems: list[str]) -> None:
-    steps = {(s.column, round(s.beat, 6)) for _, s in symbols if s.kind == "direction"}
+    steps: dict[str, list[float]] = {}
+    for _, s in symbols:
+        if s.kind == "direction":
+            steps.setdefault(s.column, []).append(s.beat)
     for index, s in symbols:
-        if s.kind == "step_size" and (s.column, round(s.beat, 6)) not in steps:
-            problems.append(f"{s.label(index)}: no step starts there to measure")
+        near = [b for b in steps.get(s.column, []) if abs(b - s.beat) <= MODIFIER_TOLERANCE_BEATS]
+        if s.kind == "step_size" and not near:
+            problems.append(
+                f"{s.label(index)}: no step starts within {MODIFIER_TOLERANCE_BEATS:g} beat "
+                "of it to measure"
+            )

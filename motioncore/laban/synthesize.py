@@ -1,26 +1,34 @@
-"""Score → animation on the canonical skeleton (seed 003 §7): footprints, a body-centre
-path, foot keys, gestures, then the joints solved from landmark positions.
+"""Score → animation on the canonical skeleton (seed 003 §7): footprints, an optimised
+centre-of-mass path, foot keys, gestures, then the joints solved from landmark
+positions.
 
 1. **Footprints** (:mod:`motioncore.laban.footprints`) give where and when each foot
    stands and the body's centre and facing at the start and arrival of each support.
-2. **Centre path**: a shape-preserving cubic (PCHIP) through those keys, so the body
-   moves only while a support symbol transfers the weight and never overshoots; the
-   hips sink on low supports and rise on high ones, and are lowered wherever a foot
-   would be out of the leg's reach (the leg-line limit), then smoothed.
-3. **Foot keys**: a foot on the ground stays exactly on its print (ankle at its
-   height, the foot along the print's heading); in the air it travels from one print to
-   the next on a smoothstep with a lift of :data:`LIFT_LEGS` leg lengths.
-4. **Legs**: analytic two-bone IK from the hip joint to the ankle, the knee bent
+2. **Starting path**: a shape-preserving cubic (PCHIP) through those keys; the hips
+   sink on low supports and rise on high ones, and are lowered wherever a foot would be
+   out of the leg's reach, then smoothed.
+3. **Centre-of-mass path** (:mod:`motioncore.laban.com_path`): that path optimised for
+   physics and comfort (§7.6), segment by segment between the pivots and holds where
+   the body stands still; flights come out ballistic.
+4. **Foot keys** (:mod:`motioncore.laban.foot_keys`): ground keys (heel strike rolling
+   to flat, the heel rising onto the ball before lift-off or when the leg cannot reach,
+   toes bending above the floor), flight keys (walking, crossing, runs and jumps) and
+   leg gestures with a minimum ankle height. Where a planted foot is still out of reach
+   the hips are lowered (smoothly) and the keys made again, at most
+   :data:`REACH_PASSES` times.
+5. **Legs**: analytic two-bone IK from the hip joint to the ankle, the knee bent
    towards the facing (clamped to :data:`MAX_REACH` of the leg).
-5. **Gestures** (:mod:`motioncore.laban.gestures`): arms, head and their arcs, in the
-   body's facing frame.
-6. **Joints**: the landmark positions go through the retargeting solver
+6. **Upper body**: during a leg gesture the chest leans away from the gesturing leg
+   (:data:`COUNTERWEIGHT`, the waist's compensation of §7.5; the pelvis has already
+   moved over the standing foot in the footprints). Arms and head follow their gesture
+   channels (:mod:`motioncore.laban.gestures`) with the performed timing of
+   :mod:`motioncore.laban.timing`, in the body's facing frame.
+7. **Joints**: the landmark positions go through the retargeting solver
    (:func:`motioncore.retarget.solve`) on the canonical skeleton.
 
-The path's ε_physics and ε_comfort (§7.6, :mod:`motioncore.laban.com_errors`) are
-measured and reported. Not yet: optimising the path to lower them (flights are not
-ballistic yet), heel-to-toe roll and flight keys for crossing feet (§7.3-7.4), pelvis
-compensation for one-leg gestures, leg gestures.
+Measured on the solved skeleton and reported: the lowest foot point, the skate (how far
+a contact point slides within one ground phase) and ε_physics/ε_comfort
+(:mod:`motioncore.laban.com_errors`) of the hips over the solved ankles.
 """
 
 from __future__ import annotations
@@ -234,6 +242,16 @@ def _reach_drop(
     return np.asarray(np.maximum(smooth, need), dtype=np.float64)
 
 
+def _smoothed(values: FloatArray) -> FloatArray:
+    """``values`` ``[F, n]`` smoothed by a Hann window of :data:`HIPS_SMOOTHING_S`."""
+    window = max(1, round(HIPS_SMOOTHING_S * FPS))
+    kernel = np.hanning(2 * window + 1)
+    kernel /= kernel.sum()
+    padded = np.pad(values, ((window, window), (0, 0)), mode="edge")
+    columns = [np.convolve(padded[:, a], kernel, mode="valid") for a in range(values.shape[1])]
+    return np.stack(columns, -1)
+
+
 def _counterweight(
     tracks: dict[str, foot_keys.FootTrack], hip_joints: dict[str, FloatArray]
 ) -> FloatArray:
@@ -247,11 +265,7 @@ def _counterweight(
         reach = tracks[side].ankle - hip_joints[side]
         reach[:, 1] = 0.0
         lean -= np.where(gesture[:, None], COUNTERWEIGHT * reach, 0.0)
-    window = max(1, round(HIPS_SMOOTHING_S * FPS))
-    kernel = np.hanning(2 * window + 1)
-    kernel /= kernel.sum()
-    padded = np.pad(lean, ((window, window), (0, 0)), mode="edge")
-    return np.stack([np.convolve(padded[:, a], kernel, mode="valid") for a in range(3)], -1)
+    return _smoothed(lean)
 
 
 def _arms(

@@ -46,7 +46,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from motioncore.laban.score import PARTS, SUPPORTS, TIME_EPS, Score, Symbol
+from motioncore.laban.score import (
+    MODIFIER_TOLERANCE_BEATS,
+    PARTS,
+    SUPPORTS,
+    TIME_EPS,
+    Score,
+    Symbol,
+)
 
 LEAD_BEATS = 0.25
 """How long before its written start a gesture begins to move (§7.1), in beats."""
@@ -54,8 +61,6 @@ RETURN_S = 0.25
 """The least time between a leg gesture's arrival and the leg's next step (§7.1), s."""
 SYNC_TOLERANCE_BEATS = 0.125
 """Starts this close (beats) count as the same beat for the arm–leg sync."""
-MODIFIER_TOLERANCE_BEATS = 0.25
-"""How far (beats) a modifier may stand from the symbol it modifies (§5)."""
 
 GESTURE_COLUMNS = ("leg_left", "leg_right", "body", "arm_left", "arm_right", "head")
 """Columns whose direction symbols are gestures (anticipated, rule 2)."""

@@ -5,6 +5,7 @@ turn angles exact, holds, curved paths and running flights."""
 from __future__ import annotations
 
 import itertools
+import json
 import math
 
 import numpy as np
@@ -125,3 +126,14 @@ def test_the_five_basic_jump_forms_land_as_written() -> None:
     assert assemble[0].position[1] == pytest.approx(assemble[1].position[1])  # side by side
     jump = [p for p in result.prints if p.kind == "jump"]
     assert jump[0].start_s == jump[1].start_s and jump[0].step_m > 1.0  # flights carry
+
+
+def test_a_step_size_sign_modifies_the_nearest_step_of_its_column() -> None:
+    data = json.loads((SCORES / "walk_forward.json").read_text())
+    first = data["symbols"][0]  # the first step
+    # A "long" sign written an eighth of a beat late still measures that step (§5).
+    sign = {"column": first["column"], "kind": "step_size", "beat": first["beat"] + 0.125}
+    data["symbols"].append(sign | {"size": 2})
+    longer = _steps(fp.footprints(score.load(data), LEG_M))[0]
+    plain = _steps(_prints("walk_forward"))[0]
+    assert longer.step_m == pytest.approx(plain.step_m * (1 + 2 * fp.SIZE_SCALE))

@@ -120,7 +120,7 @@ def test_overlaps_orphan_step_sizes_and_bad_headers_are_refused() -> None:
         score.load(data)
     text = " | ".join(raised.value.problems)
     assert "symbol 7 (direction in support_left at beat 1.5): starts before the direction" in text
-    assert "symbol 8 (step_size in support_left at beat 3): no step starts there" in text
+    assert "symbol 8 (step_size in support_left at beat 3): no step starts within 0.25" in text
     assert "'tempo_bpm' must be a number from 20 to 400" in text
     with pytest.raises(score.ScoreError, match="not JSON"):
         score.load("{")
