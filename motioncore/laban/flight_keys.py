@@ -53,7 +53,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from motioncore.laban import gestures
+from motioncore.laban import gestures, pchip
 from motioncore.laban.foot_geometry import (
     AIR,
     EPS_S,
@@ -74,7 +74,6 @@ from motioncore.laban.score import Score
 
 FLIGHT_KINDS = frozenset({"hop", "leap", "jump", "assemble", "sissonne"})
 """Landings from the air: on the ball, after a kick and a landing preparation."""
-
 
 SWING_LIFT_LEGS = 0.1
 FOOT_CLEARANCE_LEGS = 0.17
@@ -143,15 +142,10 @@ class Flights:
     def of(cls, score: Score, prints: Footprints, side: str, standing: Contacts) -> Flights:
         """The flights of the ``side`` foot in ``score`` with ``prints``, the other foot's
         contacts ``standing``."""
-        return cls(
-            standing,
-            _leg_gestures(score, side),
-            np.array([(p.start_s, p.end_s) for p in prints.prints], dtype=np.float64).reshape(
-                -1, 2
-            ),
-            np.array([p.side == side for p in prints.prints], dtype=bool),
-            1.0 if side == "left" else -1.0,
-        )
+        times = np.array([(p.start_s, p.end_s) for p in prints.prints], dtype=np.float64)
+        own = np.array([p.side == side for p in prints.prints], dtype=bool)
+        sign = 1.0 if side == "left" else -1.0
+        return cls(standing, _leg_gestures(score, side), times.reshape(-1, 2), own, sign)
 
 
 def _leg_gestures(score: Score, side: str) -> tuple[tuple[float, float, FloatArray], ...]:
@@ -180,24 +174,6 @@ def flight(
     else:
         land, keys, span = _last_flight(lift, flights, body, g)
     return _interpolate(lift, land, keys, span, frames, body, g)
-
-
-def _last_flight(
-    lift: End, flights: Flights, body: Body, g: FootGeometry
-) -> tuple[End, list[_Key], tuple[float, float] | None]:
-    """A foot that lifts and never lands again: it goes to hang :data:`SWING_LIFT_LEGS`
-    leg lengths up under its hip joint over :data:`HANG_S`, or holds its gestures to
-    the end (a landing that never comes, :data:`GESTURE_RETURN_S` after the last frame)."""
-    if any(end > lift.time_s for _, end, _ in flights.gestures):
-        at = float(body.times[-1]) + GESTURE_RETURN_S
-    else:
-        at = lift.time_s + HANG_S
-    under = body.hip_at(np.array([at]))
-    under[:, 1] = g.ankle_height_m + SWING_LIFT_LEGS * g.leg_m
-    facing = body.facing_at(np.array([at]))
-    land = flight_ends(np.array([at]), under, facing, np.zeros(1), body, on_floor=False)[0]
-    found = _gesture_keys(lift, land, flights, body, g)
-    return (land, *found) if found is not None else (land, [], None)
 
 
 def flight_ends(
@@ -242,6 +218,24 @@ def flight_ends(
     ]
 
 
+def _last_flight(
+    lift: End, flights: Flights, body: Body, g: FootGeometry
+) -> tuple[End, list[_Key], tuple[float, float] | None]:
+    """A foot that lifts and never lands again: it goes to hang :data:`SWING_LIFT_LEGS`
+    leg lengths up under its hip joint over :data:`HANG_S`, or holds its gestures to
+    the end (a landing that never comes, :data:`GESTURE_RETURN_S` after the last frame)."""
+    if any(end > lift.time_s for _, end, _ in flights.gestures):
+        at = float(body.times[-1]) + GESTURE_RETURN_S
+    else:
+        at = lift.time_s + HANG_S
+    under = body.hip_at(np.array([at]))
+    under[:, 1] = g.ankle_height_m + SWING_LIFT_LEGS * g.leg_m
+    facing = body.facing_at(np.array([at]))
+    land = flight_ends(np.array([at]), under, facing, np.zeros(1), body, on_floor=False)[0]
+    found = _gesture_keys(lift, land, flights, body, g)
+    return (land, *found) if found is not None else (land, [], None)
+
+
 def _keys(
     kind: str, lift: End, land: End, flights: Flights, body: Body, g: FootGeometry
 ) -> tuple[list[_Key], tuple[float, float] | None]:
@@ -259,9 +253,7 @@ def _local_ends(lift: End, land: End) -> FloatArray:
     return np.stack([lift.local, land.local])
 
 
-def _walk_keys(
-    lift: End, land: End, standing: Contacts, body: Body, g: FootGeometry
-) -> list[_Key]:
+def _walk_keys(lift: End, land: End, standing: Contacts, body: Body, g: FootGeometry) -> list[_Key]:
     """One lifted key midway, or the keys round a standing foot in the way."""
     rise, ha = SWING_LIFT_LEGS * g.leg_m, g.ankle_height_m
     p0, p1 = lift.ankle[[0, 2]], land.ankle[[0, 2]]
@@ -362,48 +354,6 @@ def _gesture_keys(
     return keys, (lift.time_s, keys[-1].time_s)
 
 
-def _pchip_slopes(x: FloatArray, y: FloatArray) -> FloatArray:
-    """Slopes ``[K, C]`` of the shape-preserving cubic (PCHIP, Fritsch-Carlson, as
-    :class:`scipy.interpolate.PchipInterpolator`) through knots ``x`` ``[K]``, ``y``
-    ``[K, C]``."""
-    h = np.diff(x)[:, None]
-    m = np.diff(y, axis=0) / h
-    if len(x) == 2:
-        return np.vstack([m, m])
-    out = np.zeros_like(y)
-    w1, w2 = 2.0 * h[1:] + h[:-1], h[1:] + 2.0 * h[:-1]
-    same = (np.sign(m[1:]) == np.sign(m[:-1])) & (m[1:] != 0.0) & (m[:-1] != 0.0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        inner = (w1 + w2) / (w1 / m[:-1] + w2 / m[1:])
-    out[1:-1] = np.where(same, inner, 0.0)
-    out[0], out[-1] = _pchip_end(h[0], h[1], m[0], m[1]), _pchip_end(h[-1], h[-2], m[-1], m[-2])
-    return out
-
-
-def _pchip_end(h0: FloatArray, h1: FloatArray, m0: FloatArray, m1: FloatArray) -> FloatArray:
-    """PCHIP's one-sided three-point slope at an end."""
-    d = ((2.0 * h0 + h1) * m0 - h0 * m1) / (h0 + h1)
-    d = np.where(np.sign(d) != np.sign(m0), 0.0, d)
-    steep = (np.sign(m0) != np.sign(m1)) & (np.abs(d) > 3.0 * np.abs(m0))
-    return np.asarray(np.where(steep, 3.0 * m0, d), dtype=np.float64)
-
-
-def _hermite(x: FloatArray, y: FloatArray, slope: FloatArray, t: FloatArray) -> FloatArray:
-    """The cubic Hermite ``[n, C]`` through knots ``x`` ``[K]``, ``y`` and ``slope``
-    ``[K, C]``, at ``t`` ``[n]`` (within the knots)."""
-    i = np.clip(np.searchsorted(x, t, side="right") - 1, 0, len(x) - 2)
-    h = (x[i + 1] - x[i])[:, None]
-    s = ((t - x[i]) / (x[i + 1] - x[i]))[:, None]
-    s2, s3 = s * s, s * s * s
-    return np.asarray(
-        (2 * s3 - 3 * s2 + 1) * y[i]
-        + (s3 - 2 * s2 + s) * h * slope[i]
-        + (3 * s2 - 2 * s3) * y[i + 1]
-        + (s3 - s2) * h * slope[i + 1],
-        dtype=np.float64,
-    )
-
-
 def _interpolate(
     lift: End,
     land: End,
@@ -426,11 +376,11 @@ def _interpolate(
     knots.append((land.time_s, ends[1], land.pitch))
     at = np.array([k[0] for k in knots])
     values = np.array([[*local, pitch] for _, local, pitch in knots])
-    slopes = _pchip_slopes(at, values)
+    slopes = pchip.slopes(at, values)
     slopes[0, :3] = lift.still
     if land.on_floor:
         slopes[-1, :3] = land.still
-    y = _hermite(at, values, slopes, np.clip(t, lift.time_s, land.time_s))  # then held
+    y = pchip.hermite(at, values, slopes, np.clip(t, lift.time_s, land.time_s))  # then held
     ankle = body.hip[frames] + (
         y[:, :1] * left_vector(facing) + y[:, 1:2] * UP + y[:, 2:3] * forward_vector(facing)
     )

@@ -71,7 +71,8 @@ class Contacts:
     """One side's prints by start time, as arrays ``[C]``: times (s), ``position``
     ``[C, 2]`` (x, z), heading, the landing's pitch and pivot code and its length (s),
     the lift-off's length (s), whether the print is ``high``, the landing ``kind`` and
-    the turns ``(start_s, end_s, angle)`` during each print."""
+    the turns ``(start_s, end_s, angle)`` during each print. The ground keys build it;
+    the flight keys read the other foot's, to go round it."""
 
     start: FloatArray
     end: FloatArray

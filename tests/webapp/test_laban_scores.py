@@ -89,6 +89,15 @@ def test_a_labanwriter_text_uploads_with_its_unread_records_reported(
     assert body["measures"]["steps"] > 0
     walk = _upload(members["editor"], project, "walk_forward.json", WALK.read_bytes())
     assert walk.json()["import_notes"] is None
+    browser = Client()
+    browser.force_login(members["viewer"])
+    page = browser.get(f"/scores/{body['id']}/")
+    html = page.content.decode()
+    assert page.status_code == 200 and "data-import-notes" in html
+    for record in notes["ignored_records"]:  # every record set aside is listed
+        assert f"<td>{record['line']}</td>" in html
+    walk_page = browser.get(f"/scores/{walk.json()['id']}/")
+    assert "data-import-notes" not in walk_page.content.decode()
 
 
 def _pose(ms: str, direction: str = "Place", level: str = "Low") -> dict[str, Any]:

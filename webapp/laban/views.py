@@ -66,5 +66,6 @@ def score_detail(request: HttpRequest, score_id: int) -> HttpResponse:
             Link("Viewer arrays (JSON)", url("animation.json")),
         ],
         "camera_presets": CAMERA_PRESETS,
+        "import_notes": score.animation.get("labanwriter"),
     }
     return render(request, "pages/score.html", context)
