@@ -7,7 +7,8 @@
 * :mod:`motioncore.laban.labanwriter`: LabanWriter 4 text in an assumed, unverified
   layout; :mod:`motioncore.laban.reader` picks the importer for a file;
 * :mod:`motioncore.laban.timing`: channels and the timing rules of interpretation;
-* :mod:`motioncore.laban.footprints`, :mod:`motioncore.laban.com_path`,
+* :mod:`motioncore.laban.footprints`, :mod:`motioncore.laban.body_path`,
+  :mod:`motioncore.laban.com_path`,
   :mod:`motioncore.laban.foot_keys` (ground keys; with
   :mod:`motioncore.laban.flight_keys`, :mod:`motioncore.laban.foot_geometry` and
   :mod:`motioncore.laban.pchip`), :mod:`motioncore.laban.gestures` and

@@ -95,6 +95,12 @@ def test_pfnn_train_reproduces_the_shipped_weights(tmp_path: Path, shared_data: 
     out = tmp_path / "again.npz"
     assert cli.main(["pfnn", "train", "--data", str(shared_data), "-o", str(out)]) == 0
     shipped, again = np.load(SHIPPED_WEIGHTS), np.load(out)
-    for key in shipped.files:
-        if key != "config":
-            np.testing.assert_array_equal(again[key], shipped[key], err_msg=key)
+    for key in ("input_mean", "input_std", "output_mean", "output_std"):
+        np.testing.assert_array_equal(again[key], shipped[key], err_msg=key)  # same data
+    # Training is bit-identical on one CPU and library build; another CPU's SIMD path
+    # rounds differently from the first batch on (an AMD EPYC gave 0.3–0.7 % apart).
+    for key in (k for k in shipped.files if k[0] in "Wb"):
+        apart = np.linalg.norm(again[key] - shipped[key]) / np.linalg.norm(shipped[key])
+        assert apart < 0.02, (key, apart)
+    final = [json.loads(str(w["config"]))["meta"]["history"][-1] for w in (shipped, again)]
+    assert final[1]["validation_l1"] == pytest.approx(final[0]["validation_l1"], rel=0.01)
