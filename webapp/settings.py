@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "webapp.pfnn",
     "webapp.laban",
     "webapp.webhooks",
+    "webapp.reviews",
     "webapp.api",
 ]
 
@@ -74,6 +75,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "webapp.reviews.context.notifications",
             ],
         },
     },
@@ -208,6 +210,11 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {  # choice sets that share a field name keep distinct, stable names
+        "MethodEnum": "webapp.clips.analysis.MEASURES",
+        "CutMethodEnum": "webapp.reviews.models.CutMethod",
+        "ProposalStatusEnum": "webapp.reviews.models.Status",
+    },
 }
 
 CACHES = {
@@ -219,6 +226,7 @@ CACHES = {
 }
 
 EMAIL_BACKEND = env.string("DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = env.string("DJANGO_DEFAULT_FROM_EMAIL", "Kinetograph <kinetograph@localhost>")
 
 LOGGING = {
     "version": 1,

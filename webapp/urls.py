@@ -14,4 +14,5 @@ urlpatterns = [
     path("", include("webapp.transitions.urls")),
     path("", include("webapp.pfnn.urls")),
     path("", include("webapp.laban.urls")),
+    path("", include("webapp.reviews.urls")),
 ]

@@ -59,6 +59,27 @@ export async function getJson(url, { signal } = {}) {
   return body;
 }
 
+/**
+ * Send a JSON body (POST by default; PUT, DELETE…) with the session cookie and the CSRF
+ * token; resolves to the parsed answer (null when empty), rejects like `getJson`.
+ */
+export async function sendJson(url, { method = "POST", body } = {}) {
+  const response = await fetch(url, {
+    method,
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrfToken() },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const answer = parseJson(await response.text());
+  if (!response.ok) {
+    const error = new Error(errorMessage(answer, response.status));
+    error.status = response.status;
+    error.body = answer;
+    throw error;
+  }
+  return answer;
+}
+
 /** "1.2 MB" */
 export function formatBytes(bytes) {
   if (bytes < 1024) return `${bytes} B`;

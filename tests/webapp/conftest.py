@@ -21,6 +21,8 @@ from webapp.clips.services import clip_upload_create
 from webapp.pfnn.models import Generation
 from webapp.pfnn.selectors import GENERATION_DOWNLOADS
 from webapp.projects.models import Membership, Project, Role
+from webapp.reviews.models import Proposal
+from webapp.reviews.services import proposal_create_from_transition
 from webapp.runs import pipeline, services, tasks
 from webapp.runs.models import Run, Status
 from webapp.transitions.models import Transition
@@ -210,3 +212,73 @@ def processed(project: Project, user: AbstractUser, path: Path) -> Clip:
     run.refresh_from_db()
     assert run.status == Status.SUCCEEDED, run.error
     return clip
+
+
+# --- review fixtures (added with transition proposals) -------------------------------------------
+
+
+def _report_metrics(cut: int, entry: int, retention: float) -> dict[str, Any]:
+    return {
+        "velocity_continuity": 0.081,
+        "momentum_retention": retention,
+        "energy_loss": 0.45,
+        "foot_skate_cm_per_frame": None,
+        "pose_discontinuity_m": 0.151,
+        "max_joint_acceleration_m_per_s2": 120.0,
+        "cut_frame": cut,
+        "entry_frame": entry,
+    }
+
+
+def _report_method(method: str, cut: int, entry: int, frames: int) -> dict[str, Any]:
+    return {
+        "cut": {"frame": cut, "time_s": cut / 60, "method": method, "reason": "", "breakdown": {}},
+        "entry": {"frame": entry, "time_s": entry / 60, "cost": {"total": 1.0}},
+        "layout": {"method": "crossfade", "frames": frames, "cut_frame": cut, "entry_frame": entry},
+        "recommendation": None,
+    }
+
+
+def transition_report(*, cut: int = 30, entry: int = 5, frames: int = 50) -> dict[str, Any]:
+    """A transition report of the shape the ``transition`` stage stores (MTP at ``cut`` /
+    ``entry`` with a transition clip of ``frames``, and the end-of-clip baseline), small
+    enough for a 45-frame clip into itself."""
+    return {
+        "cut": {"frame": cut},
+        "entry": {"frame": entry},
+        "blend_s": 0.12,
+        "blend": "crossfade",
+        "alpha": 0.6,
+        "theta_max_deg": 75.0,
+        "curve": "speed",
+        "metrics": {
+            "mtp": _report_metrics(cut, entry, 0.696),
+            "end": _report_metrics(44, 0, 0.416),
+        },
+        "methods": {
+            "mtp": _report_method("mtp", cut, entry, frames),
+            "end": _report_method("end", 44, 0, frames + 14),
+        },
+        "engine": {"unity": {"exit_time": 0.68}, "unreal": {"blend_duration_s": 0.12}},
+        "sources": {"a": "cleaned", "b": "cleaned"},
+    }
+
+
+def finish_proposal(transition: Transition, author: AbstractUser, **kwargs: Any) -> Proposal:
+    """A proposal of ``transition`` (given :func:`transition_report` as its result if it
+    has no methods yet) made by ``author`` through the service."""
+    if not transition.result.get("methods"):
+        transition.result = transition_report()
+        transition.save(update_fields=["result"])
+    assert isinstance(author, User)
+    return proposal_create_from_transition(
+        user=author, project_id=transition.project_id, transition_id=transition.pk, **kwargs
+    )
+
+
+@pytest.fixture
+def proposal(clip: Clip, members: dict[str, AbstractUser]) -> Proposal:
+    """A proposal by the editor of a succeeded transition of ``clip`` into itself
+    (:func:`transition_report`: MTP cut 30, entry 5, a 50-frame transition clip); no
+    reviewers yet."""
+    return finish_proposal(finish_transition(clip, clip), members["editor"])

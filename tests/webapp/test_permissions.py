@@ -2,7 +2,9 @@
 
 Roles (``docs/api-contract.md``): viewer and reviewer read and download; editor also
 uploads and starts runs; owner also manages members and webhooks. Non-members get
-404 for everything of a project, anonymous callers 401.
+404 for everything of a project, anonymous callers 401. Reviews (``docs/reviews.md``):
+reviewers also comment, and decide where assigned; editors propose, revise and assign;
+owners set the review rule (the finer cases: ``test_reviews_permissions.py``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from conftest import (
     attach_features,
     client_for,
     finish_generation,
+    finish_proposal,
     finish_run,
     finish_transition,
     make_user,
@@ -35,6 +38,9 @@ from webapp.laban.services import score_upload_create
 from webapp.pfnn.models import Generation
 from webapp.pfnn.selectors import GENERATION_DOWNLOADS
 from webapp.projects.models import Membership, Project, Role
+from webapp.reviews.comments import comment_create
+from webapp.reviews.decisions import reviewers_assign
+from webapp.reviews.models import Comment, Proposal
 from webapp.runs.models import Run
 from webapp.transitions.models import Transition
 from webapp.transitions.selectors import TRANSITION_DOWNLOADS
@@ -53,6 +59,8 @@ def cells(owner: int, editor: int, reviewer: int, viewer: int, outsider: int) ->
 READ = cells(200, 200, 200, 200, 404)  # members read; the project does not exist for others
 EDIT = cells(201, 201, 403, 403, 404)  # editors and owners
 OWN = cells(201, 403, 403, 403, 404)  # owners only
+COMMENT = cells(201, 201, 201, 403, 404)  # reviewers and up
+ANY_USER = cells(200, 200, 200, 200, 200)  # the caller's own things
 
 
 @dataclass(frozen=True)
@@ -155,6 +163,63 @@ ENDPOINTS = [
         )
         for name in SCORE_DOWNLOADS
     ),
+    Endpoint("proposals list", "get", "/api/v1/projects/{project}/proposals/", READ),
+    Endpoint(
+        "proposal create",
+        "post",
+        "/api/v1/projects/{project}/proposals/",
+        EDIT,
+        {"transition": "{transition}"},
+    ),
+    Endpoint("proposal detail", "get", "/api/v1/proposals/{proposal}/", READ),
+    Endpoint("proposal revise", "post", "/api/v1/proposals/{proposal}/revise/", EDIT),
+    Endpoint(
+        "proposal reviewers",
+        "put",
+        "/api/v1/proposals/{proposal}/reviewers/",
+        cells(200, 200, 403, 403, 404),
+        {"reviewers": ["reviewer-user"]},
+    ),
+    Endpoint(
+        "proposal decide",  # the owner and the reviewer are assigned; the editor is the author
+        "post",
+        "/api/v1/proposals/{proposal}/decisions/",
+        cells(201, 403, 201, 403, 404),
+        {"decision": "approve"},
+    ),
+    Endpoint("comments list", "get", "/api/v1/proposals/{proposal}/comments/", READ),
+    Endpoint(
+        "comment create",
+        "post",
+        "/api/v1/proposals/{proposal}/comments/",
+        COMMENT,
+        {"body": "The feet slide at the cut.", "frame_start": 3},
+    ),
+    Endpoint(
+        "comment resolve",  # the reviewer's own comment
+        "post",
+        "/api/v1/comments/{comment}/resolve/",
+        cells(200, 200, 200, 403, 404),
+    ),
+    Endpoint(
+        "comment reopen",
+        "delete",
+        "/api/v1/comments/{comment}/resolve/",
+        cells(200, 200, 200, 403, 404),
+    ),
+    Endpoint("review rule", "get", "/api/v1/projects/{project}/review-rule/", READ),
+    Endpoint(
+        "review rule set",
+        "put",
+        "/api/v1/projects/{project}/review-rule/",
+        cells(200, 403, 403, 403, 404),
+        {"approvals_required": 2},
+    ),
+    Endpoint("activity log", "get", "/api/v1/projects/{project}/activity/", READ),
+    Endpoint("review report json", "get", "/api/v1/proposals/{proposal}/report.json", READ),
+    Endpoint("review report csv", "get", "/api/v1/proposals/{proposal}/report.csv", READ),
+    Endpoint("notifications", "get", "/api/v1/notifications/", ANY_USER),
+    Endpoint("notifications read", "post", "/api/v1/notifications/read/", ANY_USER),
     Endpoint(
         "webhooks list",
         "get",
@@ -183,7 +248,9 @@ ENDPOINTS = [
 @dataclass(frozen=True)
 class World:
     """A project with a clip, a succeeded run with artifacts (analysis features
-    included), a succeeded transition with its files, and a webhook."""
+    included), a succeeded transition with its files, a webhook, a walk, a score, and a
+    proposal of the transition by the editor (the owner and the reviewer assigned) with
+    a comment of the reviewer."""
 
     project: Project
     clip: Clip
@@ -192,6 +259,8 @@ class World:
     transition: Transition
     generation: Generation
     score: Score
+    proposal: Proposal
+    comment: Comment
 
     def ids(self) -> dict[str, int]:
         return {
@@ -202,6 +271,8 @@ class World:
             "transition": self.transition.pk,
             "generation": self.generation.pk,
             "score": self.score.pk,
+            "proposal": self.proposal.pk,
+            "comment": self.comment.pk,
         }
 
 
@@ -215,7 +286,18 @@ def build_world(project: Project, editor: AbstractUser, data: bytes) -> World:
     score = score_upload_create(
         project=project, user=uploader, name="walk.json", data=WORLD_SCORE.read_bytes()
     )
-    return World(project, clip, run, webhook, transition, finish_generation(clip), score)
+    proposal = finish_proposal(transition, uploader)
+    others = list(
+        project.memberships.filter(role__in=[Role.OWNER, Role.REVIEWER])
+        .exclude(user=uploader)
+        .select_related("user")
+    )
+    names = [m.user.username for m in others]
+    reviewers_assign(user=uploader, proposal_id=proposal.pk, usernames=names)
+    commenter = next((m.user for m in others if m.role == Role.REVIEWER), uploader)
+    comment = comment_create(user=commenter, proposal_id=proposal.pk, body="Early cut?")
+    generation = finish_generation(clip)
+    return World(project, clip, run, webhook, transition, generation, score, proposal, comment)
 
 
 def call(user: AbstractUser | None, endpoint: Endpoint, ids: dict[str, int], upload: bytes) -> Any:

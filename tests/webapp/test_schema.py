@@ -24,10 +24,18 @@ from rest_framework.test import APIClient
 from schemathesis import GenerationMode
 from schemathesis.specs.openapi.checks import negative_data_rejection, positive_data_acceptance
 
-from conftest import SAMPLES, attach_features, finish_generation, finish_run, finish_transition
+from conftest import (
+    SAMPLES,
+    attach_features,
+    finish_generation,
+    finish_proposal,
+    finish_run,
+    finish_transition,
+)
 from webapp.clips.models import Clip
 from webapp.laban.services import score_upload_create
 from webapp.projects.models import Project
+from webapp.reviews.comments import comment_create
 from webapp.webhooks.models import Webhook
 
 OPERATIONS = {
@@ -61,6 +69,23 @@ OPERATIONS = {
     ("POST", "/api/v1/projects/{project_id}/scores/"),
     ("GET", "/api/v1/scores/{score_id}/"),
     ("GET", "/api/v1/scores/{score_id}/download/{kind}/"),
+    ("GET", "/api/v1/projects/{project_id}/proposals/"),
+    ("POST", "/api/v1/projects/{project_id}/proposals/"),
+    ("GET", "/api/v1/proposals/{proposal_id}/"),
+    ("POST", "/api/v1/proposals/{proposal_id}/revise/"),
+    ("PUT", "/api/v1/proposals/{proposal_id}/reviewers/"),
+    ("POST", "/api/v1/proposals/{proposal_id}/decisions/"),
+    ("GET", "/api/v1/proposals/{proposal_id}/comments/"),
+    ("POST", "/api/v1/proposals/{proposal_id}/comments/"),
+    ("POST", "/api/v1/comments/{comment_id}/resolve/"),
+    ("DELETE", "/api/v1/comments/{comment_id}/resolve/"),
+    ("GET", "/api/v1/projects/{project_id}/review-rule/"),
+    ("PUT", "/api/v1/projects/{project_id}/review-rule/"),
+    ("GET", "/api/v1/projects/{project_id}/activity/"),
+    ("GET", "/api/v1/notifications/"),
+    ("POST", "/api/v1/notifications/read/"),
+    ("GET", "/api/v1/proposals/{proposal_id}/report.json"),
+    ("GET", "/api/v1/proposals/{proposal_id}/report.csv"),
 }
 MAX_EXAMPLES = 25  # per operation: the whole property test stays well under a minute
 CREATING = {(method, path) for method, path in OPERATIONS if method == "POST"} - {
@@ -152,6 +177,7 @@ def api_schema(wsgi_app: WSGIHandler, project: Project, clip: Clip) -> Any:
     attach_features(run)
     transition = finish_transition(clip, clip)
     webhook = Webhook.objects.create(project=project, url="https://example.com/h", secret="s")
+    proposal = finish_proposal(transition, clip.uploaded_by)
     real = {
         "project_id": project.pk,
         "clip_id": clip.pk,
@@ -164,6 +190,10 @@ def api_schema(wsgi_app: WSGIHandler, project: Project, clip: Clip) -> Any:
             user=clip.uploaded_by,
             name="walk.json",
             data=(SAMPLES / "scores" / "walk_forward.json").read_bytes(),
+        ).pk,
+        "proposal_id": proposal.pk,
+        "comment_id": comment_create(
+            user=clip.uploaded_by, proposal_id=proposal.pk, body="Is the cut early?"
         ).pk,
     }
     schema = schemathesis.openapi.from_wsgi("/api/schema/", wsgi_app)

@@ -1,6 +1,7 @@
 """REST API routes under /api/v1/ (``docs/api-contract.md``; views in :mod:`webapp.api.views`).
 
-The webhook endpoints come from :mod:`webapp.webhooks.api`. Any other path under
+The webhook endpoints come from :mod:`webapp.webhooks.api`, the review endpoints from
+:mod:`webapp.reviews.api`. Any other path under
 /api/v1/ answers a JSON 404.
 """
 
@@ -54,6 +55,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
 
 urlpatterns.append(path("", include("webapp.pfnn.api")))
 urlpatterns.append(path("", include("webapp.laban.api")))
+urlpatterns.append(path("", include("webapp.reviews.api")))
 
 if find_spec("webapp.webhooks.api") is not None:  # written separately; absent in early trees
     urlpatterns.append(path("", include("webapp.webhooks.api")))

@@ -11,8 +11,8 @@ class Role(models.TextChoices):
     """What a member may do. Each role includes the ones below it."""
 
     OWNER = "owner", "Owner"  # manage members, webhooks, delete
-    EDITOR = "editor", "Editor"  # upload, start runs
-    REVIEWER = "reviewer", "Reviewer"  # read, download (and comment, later)
+    EDITOR = "editor", "Editor"  # upload, start runs, propose cuts for review
+    REVIEWER = "reviewer", "Reviewer"  # read, download, comment; decide when assigned
     VIEWER = "viewer", "Viewer"  # read, download
 
 

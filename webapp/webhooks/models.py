@@ -8,7 +8,8 @@ from webapp.projects.models import Project
 
 
 class Webhook(models.Model):
-    """A URL that gets an HMAC-SHA256-signed POST when a run of the project ends."""
+    """A URL that gets an HMAC-SHA256-signed POST for each event of the project (a run
+    ended, a proposal was created, decided, commented on, ...)."""
 
     project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="webhooks")
     url = models.URLField(max_length=500)

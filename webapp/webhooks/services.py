@@ -89,14 +89,19 @@ def run_event_payload(run: Run) -> dict[str, object]:
 
 
 def webhooks_notify_run_finished(*, run_id: int) -> list[int]:
-    """Create a delivery per active webhook of the run's project; send each after commit.
+    """Tell the run's project's webhooks that the run ended (:func:`webhooks_notify_event`)."""
+    run = Run.objects.select_related("clip").get(pk=run_id)
+    return webhooks_notify_event(project_id=run.clip.project_id, payload=run_event_payload(run))
+
+
+def webhooks_notify_event(*, project_id: int, payload: dict[str, object]) -> list[int]:
+    """Create a delivery of ``payload`` (whose ``"event"`` names the event: ``run.succeeded``,
+    ``proposal.approved``, ...) per active webhook of the project; send each after commit.
 
     Returns the new deliveries' ids. A failure to enqueue one delivery (broker
     down) is logged and leaves that delivery ``pending``; it does not stop the others.
     """
-    run = Run.objects.select_related("clip").get(pk=run_id)
-    payload = run_event_payload(run)
-    hooks = Webhook.objects.filter(project_id=run.clip.project_id, active=True)
+    hooks = Webhook.objects.filter(project_id=project_id, active=True)
     ids = []
     with transaction.atomic():
         for hook in hooks:

@@ -1,0 +1,181 @@
+// A proposal's thread drawn from the API's comments (top-level comments oldest first,
+// each with its replies): author, version, time, the body with its @mentions marked,
+// its pins (frames as buttons that seek, the joint, the parameters), resolve / reopen
+// for those allowed (its author, editors, owners) and an inline reply form for
+// commenters. The page script owns the data: it passes callbacks for seek, reply and
+// resolve and calls `render` again with the new thread.
+
+import { frameText, mentionSegments, parameterText } from "./pins.js";
+
+const WHEN = new Intl.DateTimeFormat("en-GB", {
+  day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit",
+});
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text != null) node.textContent = text;
+  return node;
+}
+
+function button(text, className, data = {}) {
+  const node = element("button", `button button--quiet ${className}`, text);
+  node.type = "button";
+  Object.assign(node.dataset, data);
+  return node;
+}
+
+export class ThreadView {
+  /**
+   * @param {HTMLElement} list the <ol> to fill
+   * @param {{config: object, ctx: () => object, canSeek: () => boolean,
+   *          onSeek: (frame: number, comment: object) => void,
+   *          onReply: (parentId: number, body: string) => Promise<void>,
+   *          onResolve: (id: number, resolved: boolean) => Promise<void>}} options
+   */
+  constructor(list, options) {
+    this.list = list;
+    this.options = options;
+    this.comments = [];
+    list.addEventListener("click", (event) => this.click(event));
+    list.addEventListener("submit", (event) => this.submitReply(event));
+  }
+
+  /** Draw the thread (the API's list of top-level comments). */
+  render(comments) {
+    this.comments = comments;
+    this.byId = new Map();
+    for (const c of comments) {
+      this.byId.set(c.id, c);
+      for (const r of c.replies ?? []) this.byId.set(r.id, r);
+    }
+    this.list.replaceChildren(...comments.map((c) => this.item(c, false)));
+    this.list.dataset.comments = String(this.byId.size);
+    const empty = this.list.parentElement?.querySelector("[data-thread-empty]");
+    if (empty) empty.hidden = comments.length > 0;
+  }
+
+  item(comment, reply) {
+    const { config } = this.options;
+    const li = element("li", reply ? "comment comment--reply" : "comment");
+    li.id = `comment-${comment.id}`;
+    li.dataset.commentId = String(comment.id);
+    if (comment.resolved_at) li.dataset.resolved = "true";
+    const head = element("p", "comment__head small");
+    head.append(element("strong", null, comment.author ?? "someone"));
+    const version = element("span", "badge badge--plain", `v${comment.version}`);
+    version.title = `made on version ${comment.version}`;
+    head.append(" ", version, " ");
+    const time = element("time", "muted", WHEN.format(new Date(comment.created_at)));
+    time.dateTime = comment.created_at;
+    head.append(time);
+    if (comment.resolved_at) head.append(" ", element("span", "badge badge--plain badge--succeeded", `resolved by ${comment.resolved_by ?? "someone"}`));
+    li.append(head, this.body(comment), this.pins(comment));
+    if (!reply) {
+      const actions = element("p", "comment__actions");
+      if (config.canComment) actions.append(button("Reply", "", { reply: String(comment.id) }));
+      if (config.canResolveAll || (config.canComment && comment.author === config.me)) {
+        const resolved = Boolean(comment.resolved_at);
+        actions.append(button(resolved ? "Reopen" : "Resolve", "", {
+          resolve: String(comment.id), resolved: String(!resolved),
+        }));
+      }
+      if (actions.childElementCount) li.append(actions);
+      const replies = comment.replies ?? [];
+      if (replies.length) {
+        const ol = element("ol", "comment__replies");
+        ol.append(...replies.map((r) => this.item(r, true)));
+        li.append(ol);
+      }
+    }
+    return li;
+  }
+
+  body(comment) {
+    const p = element("p", "comment__body");
+    for (const part of mentionSegments(comment.body, comment.mentions)) {
+      p.append(part.mention ? element("mark", "mention", part.text) : part.text);
+    }
+    return p;
+  }
+
+  pins(comment) {
+    const p = element("p", "comment__pins small");
+    const frames = frameText(comment, this.options.ctx());
+    if (frames) {
+      const seek = button(`▶︎ ${frames}`, "comment__seek", { seekComment: String(comment.id) });
+      seek.disabled = !this.options.canSeek();
+      seek.title = "Show this frame in the player";
+      p.append(seek);
+    }
+    if (comment.joint) p.append(element("span", "chip chip--joint", `joint ${comment.joint}`));
+    const parameters = parameterText(comment.parameter_set);
+    if (parameters) p.append(element("span", "chip", parameters));
+    return p.childElementCount ? p : document.createTextNode("");
+  }
+
+  click(event) {
+    const target = event.target.closest("button");
+    if (!target) return;
+    const { dataset } = target;
+    if (dataset.seekComment) {
+      const comment = this.byId.get(Number(dataset.seekComment));
+      this.options.onSeek(comment);
+    } else if (dataset.reply) {
+      this.openReply(target.closest("li"), Number(dataset.reply));
+    } else if (dataset.resolve) {
+      target.disabled = true;
+      this.options.onResolve(Number(dataset.resolve), dataset.resolved === "true")
+        .catch((error) => this.say(target.closest("li"), error.message))
+        .finally(() => { target.disabled = false; });
+    }
+  }
+
+  openReply(li, parentId) {
+    let form = li.querySelector(":scope > form.comment__reply");
+    if (!form) {
+      form = element("form", "comment__reply");
+      form.dataset.parent = String(parentId);
+      const label = element("label", "visually-hidden", "Reply");
+      const text = element("textarea");
+      text.name = "body";
+      text.rows = 2;
+      text.required = true;
+      text.id = `reply-${parentId}`;
+      label.htmlFor = text.id;
+      const send = element("button", "button", "Send reply");
+      send.type = "submit";
+      form.append(label, text, send, element("p", "comment__error small", ""));
+      li.append(form);
+    }
+    form.hidden = false;
+    form.elements.body.focus();
+  }
+
+  async submitReply(event) {
+    const form = event.target.closest("form.comment__reply");
+    if (!form) return;
+    event.preventDefault();
+    const body = form.elements.body.value;
+    form.querySelector("button").disabled = true;
+    try {
+      await this.options.onReply(Number(form.dataset.parent), body);
+    } catch (error) {
+      this.say(form, error.message);
+      form.querySelector("button").disabled = false;
+    }
+  }
+
+  /** Show `message` under the comment or form `where`. */
+  say(where, message) {
+    let note = where?.querySelector(":scope > .comment__error");
+    if (!note && where) {
+      note = element("p", "comment__error small");
+      where.append(note);
+    }
+    if (note) {
+      note.textContent = message;
+      note.setAttribute("role", "alert");
+    }
+  }
+}

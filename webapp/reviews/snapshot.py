@@ -1,0 +1,96 @@
+"""What a proposal keeps of a transition run: the chosen cut method's frames, the
+parameters and the whole metrics table, copied so that the proposal stays as it was
+reviewed whatever happens to the run later.
+
+The report is :meth:`motioncore.transition.Comparison.as_dict` as the ``transition``
+stage stores it (``Transition.result``): ``metrics.<method>.<metric>``,
+``methods.<method>.{cut, entry, layout, recommendation}``, ``engine``, ``alpha``,
+``theta_max_deg``, ``curve``, ``blend_s``, ``blend``, ``sources``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+
+class SnapshotError(ValueError):
+    """The report has no usable entry for the method (``code`` for the service error)."""
+
+    def __init__(self, message: str, *, code: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A proposal's fields from one method of a transition report."""
+
+    method: str
+    measure: str
+    alpha: float
+    theta_max_deg: float
+    cut_frame: int
+    entry_frame: int
+    transition_frames: int | None
+    blend: dict[str, Any]
+    metrics: dict[str, Any]
+    parameters: dict[str, Any]
+
+
+def available_methods(result: Mapping[str, Any]) -> list[str]:
+    """The cut methods the report has metrics for, in the report's order."""
+    return list((result.get("metrics") or {}).keys())
+
+
+def take(result: Mapping[str, Any], run_parameters: Mapping[str, Any], method: str) -> Snapshot:
+    """The snapshot of ``method`` (``mtp``, ``end``, ``fixed70``, ``threshold``).
+
+    ``run_parameters`` are the transition's own (``alpha``, ``theta_max_deg``,
+    ``method`` = the measure, ``blend_s``, ``blend``): the report's values win, these
+    fill in what an older report lacks.
+
+    Raises:
+        SnapshotError: ``unknown_method`` when the report has no such method,
+            ``incomplete_report`` when it lacks the method's cut or entry frame.
+    """
+    metrics: Mapping[str, Mapping[str, Any]] = result.get("metrics") or {}
+    if method not in metrics:
+        have = ", ".join(available_methods(result)) or "none"
+        raise SnapshotError(
+            f"The transition has no {method!r} cut (it has: {have}).", code="unknown_method"
+        )
+    detail: Mapping[str, Any] = (result.get("methods") or {}).get(method) or {}
+    cut = dict(detail.get("cut") or {"frame": metrics[method].get("cut_frame")})
+    entry = dict(detail.get("entry") or {"frame": metrics[method].get("entry_frame")})
+    if not isinstance(cut.get("frame"), int) or not isinstance(entry.get("frame"), int):
+        raise SnapshotError(
+            f"The transition report has no cut or entry frame for {method!r}.",
+            code="incomplete_report",
+        )
+    layout = dict(detail.get("layout") or {})
+    frames = layout.get("frames")
+    return Snapshot(
+        method=method,
+        measure=str(result.get("curve", run_parameters.get("method", "speed"))),
+        alpha=float(result.get("alpha", run_parameters.get("alpha", 0.6))),
+        theta_max_deg=float(result.get("theta_max_deg", run_parameters.get("theta_max_deg", 75))),
+        cut_frame=int(cut["frame"]),
+        entry_frame=int(entry["frame"]),
+        transition_frames=frames if isinstance(frames, int) else None,
+        blend={
+            "method": result.get("blend", run_parameters.get("blend", "crossfade")),
+            "duration_s": result.get("blend_s", run_parameters.get("blend_s")),
+            "layout": layout,
+        },
+        metrics={m: dict(row) for m, row in metrics.items()},
+        parameters={
+            "run": dict(run_parameters),
+            "cut": cut,
+            "entry": entry,
+            "recommendation": detail.get("recommendation"),
+            "engine": result.get("engine") if method == "mtp" else None,
+            "sources": result.get("sources"),
+        },
+    )
