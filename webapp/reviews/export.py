@@ -22,6 +22,7 @@ from django.utils import timezone
 from webapp.reviews import states
 from webapp.reviews.models import Comment, Decision, Proposal
 from webapp.reviews.selectors import approvals_required, approver_ids, proposal_versions
+from webapp.reviews.snapshot import available_methods
 
 FORMAT = "kinetograph-review-report/1"
 COMMENT_COLUMNS = (
@@ -84,7 +85,7 @@ def review_report(proposal: Proposal) -> dict[str, Any]:
             "blend": proposal.blend,
             "run": proposal.parameters,
         },
-        "metrics": {"chosen": proposal.metrics.get(proposal.method), "table": proposal.metrics},
+        "metrics": {"chosen": proposal.metrics.get(proposal.method), "table": _table(proposal)},
         "versions": [
             {
                 "id": v.pk,
@@ -199,3 +200,13 @@ def _cell(value: Any) -> str:
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return " ".join(value)
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def _table(proposal: Proposal) -> dict[str, dict[str, Any]]:
+    """The metrics table with its methods in the pages' order and each row's metrics by
+    name: the same report (and CSV rows) on SQLite and PostgreSQL, whose ``jsonb``
+    does not keep key order."""
+    table = proposal.metrics or {}
+    return {
+        m: {k: table[m][k] for k in sorted(table[m])} for m in available_methods({"metrics": table})
+    }

@@ -39,9 +39,15 @@ class Snapshot:
     parameters: dict[str, Any]
 
 
+METHOD_ORDER = ("mtp", "end", "fixed70", "threshold")
+"""The report's cut methods in the order the pages and messages list them."""
+
+
 def available_methods(result: Mapping[str, Any]) -> list[str]:
-    """The cut methods the report has metrics for, in the report's order."""
-    return list((result.get("metrics") or {}).keys())
+    """The cut methods the report has metrics for, in :data:`METHOD_ORDER` (then any
+    other, alphabetically): PostgreSQL's ``jsonb`` does not keep the report's key order."""
+    have = set((result.get("metrics") or {}).keys())
+    return [m for m in METHOD_ORDER if m in have] + sorted(have - set(METHOD_ORDER))
 
 
 def take(result: Mapping[str, Any], run_parameters: Mapping[str, Any], method: str) -> Snapshot:
