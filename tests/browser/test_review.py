@@ -219,8 +219,9 @@ def test_propose_comment_revise_approve_in_two_browsers(
     reviewer.locator(PLAYER).scroll_into_view_if_needed()
     screenshot(reviewer, "review-proposal")
 
-    # The editor: two comments on their proposal (one mentions them) in the header.
-    editor.reload()
+    # The editor, elsewhere (opening the proposal would read them): two comments on
+    # their proposal (one mentions them) in the header.
+    editor.goto(f"{base}/")
     assert _unread(editor) == 2
     editor.click(".nav__notifications")
     rows = editor.locator("[data-notifications] > li")
@@ -257,13 +258,14 @@ def test_propose_comment_revise_approve_in_two_browsers(
     assert "Version 2" in editor.locator(".proposal-meta").inner_text()
 
     # The reviewer follows the notification to version 2, finds the thread kept, approves.
-    reviewer.reload()
-    assert _unread(reviewer) == 4  # assigned (still unread), replied, resolved, revised
+    reviewer.goto(f"{base}/")
+    assert _unread(reviewer) == 3  # replied, resolved, revised ("assigned" was read on v1)
     reviewer.goto(f"{base}/notifications/")
     revised = reviewer.locator("[data-notifications] > li").first
     assert "editor revised" in revised.inner_text()
     revised.locator("a[href^='/proposals/']").click()
     reviewer.wait_for_url(v2)
+    assert _unread(reviewer) == 0  # opening the proposal read its notifications
     _comments(reviewer, 3)
     versions = reviewer.locator("[data-thread] .comment__head .badge--plain").all_inner_texts()
     assert versions == ["v1", "resolved by editor", "v1", "v1"], versions

@@ -492,3 +492,22 @@ def test_owners_set_the_approval_rule_on_the_project_page(
     html = _html(_client(members["editor"]).post(url, {"approvals_required": "1"}, follow=True))
     assert "The rule was not changed. This needs the owner role" in html
     assert "<strong data-approvals-required>2</strong>" in _html(owner.get(project_url))
+
+
+def test_opening_a_proposal_reads_its_notifications_only(
+    proposal: Proposal, members: dict[str, AbstractUser]
+) -> None:
+    client = _client(members["reviewer"])
+    _assign(proposal, members, "reviewer")
+    comment_create(user=_user(members, "editor"), proposal_id=proposal.pk, body="@reviewer-user?")
+    unread = Notification.objects.filter(user=_user(members, "reviewer"), read_at__isnull=True)
+    assert unread.count() == 2
+    other = Notification.objects.create(  # about nothing in this thread
+        user=_user(members, "reviewer"),
+        activity=Activity.objects.create(
+            project=proposal.project, actor=_user(members, "owner"), verb="rule.changed"
+        ),
+    )
+    html = _html(client.get(reverse("proposal", args=[proposal.pk])))
+    assert 'data-unread="1"' in html  # the header counts what is left, after reading
+    assert list(unread.values_list("pk", flat=True)) == [other.pk]

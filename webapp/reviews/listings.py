@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.contrib.auth.models import User
-from django.db.models import QuerySet
 
 from webapp.projects.models import ROLE_RANK, Membership, Project, Role
 from webapp.projects.permissions import role_of
@@ -66,21 +65,20 @@ class ProposalRow:
     updated_at: datetime
 
 
-def proposal_rows(proposals: QuerySet[Proposal]) -> list[ProposalRow]:
-    """One row per thread: its newest version (``proposals`` newest first)."""
-    seen: set[int] = set()
-    rows = []
-    for p in proposals:
-        if p.thread_id in seen:
-            continue
-        seen.add(p.thread_id)
-        author = p.author.username if p.author else "—"
-        rows.append(
-            ProposalRow(
-                p.pk, p.title, p.version, p.status, p.get_status_display(), author, p.updated_at
-            )
+def proposal_rows(proposals: Iterable[Proposal]) -> list[ProposalRow]:
+    """One row per proposal (:func:`~webapp.reviews.selectors.proposal_newest_list`)."""
+    return [
+        ProposalRow(
+            p.pk,
+            p.title,
+            p.version,
+            p.status,
+            p.get_status_display(),
+            p.author.username if p.author else "—",
+            p.updated_at,
         )
-    return sorted(rows, key=lambda r: r.updated_at, reverse=True)
+        for p in proposals
+    ]
 
 
 @dataclass(frozen=True)

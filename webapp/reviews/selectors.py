@@ -5,7 +5,7 @@ the review rule and the activity log; notifications are the user's own."""
 from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Prefetch, QuerySet
+from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
 
 from webapp.core.errors import NotFound
 from webapp.projects.models import Project
@@ -46,6 +46,18 @@ def proposal_list(
     if status:
         found = found.filter(status=status)
     return _related(found)
+
+
+def proposal_newest_list(*, user: Viewer, project_id: int) -> QuerySet[Proposal]:
+    """Each proposal thread's newest version in the project, last updated first."""
+    project = project_get(user=user, project_id=project_id)
+    newest = (
+        Proposal.objects.filter(thread_id=OuterRef("thread_id"))
+        .order_by("-version")
+        .values("version")[:1]
+    )
+    found = Proposal.objects.filter(project=project, version=Subquery(newest))
+    return _related(found).order_by("-updated_at", "-id")
 
 
 def proposal_get(*, user: Viewer, proposal_id: int) -> Proposal:

@@ -214,3 +214,13 @@ def notification_mark_read(*, user: User, ids: list[int] | None = None) -> int:
     if ids is not None:
         unread = unread.filter(pk__in=ids)
     return unread.update(read_at=timezone.now())
+
+
+def notifications_mark_seen(*, user: User, proposal: Proposal) -> int:
+    """Mark read the user's notifications about any version of ``proposal``'s thread:
+    opening the proposal is reading them (as the notifications page's links do).
+    Returns how many were unread."""
+    unread = Notification.objects.filter(
+        user=user, read_at__isnull=True, activity__proposal__thread_id=proposal.thread_id
+    )
+    return unread.update(read_at=timezone.now())

@@ -30,7 +30,11 @@ from webapp.reviews.decisions import decision_record, review_rule_set, reviewers
 from webapp.reviews.models import Notification
 from webapp.reviews.proposing import proposal_create_with_reviewers
 from webapp.reviews.selectors import activity_list, notification_list, proposal_get
-from webapp.reviews.services import notification_mark_read, proposal_revise
+from webapp.reviews.services import (
+    notification_mark_read,
+    notifications_mark_seen,
+    proposal_revise,
+)
 from webapp.transitions.selectors import transition_get
 
 HISTORY_ROWS = 20
@@ -59,6 +63,7 @@ def _proposal_page(
     refilled with what was posted."""
     user = page_user(request)
     proposal = proposal_get(user=user, proposal_id=proposal_id)
+    notifications_mark_seen(user=user, proposal=proposal)
     history = activity_list(user=user, project_id=proposal.project_id, proposal_id=proposal.pk)
     view = presenters.proposal_page(
         proposal, user, history.select_related("comment")[:HISTORY_ROWS]

@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 
 from webapp.projects.models import Project
 from webapp.reviews import listings
-from webapp.reviews.selectors import proposal_list
+from webapp.reviews.selectors import proposal_newest_list
 from webapp.transitions.models import Transition
 
 register = template.Library()
@@ -19,7 +19,7 @@ register = template.Library()
 @register.simple_tag
 def project_proposals(project: Project, user: User) -> list[listings.ProposalRow]:
     """``{% project_proposals project user as proposals %}``: each thread's newest version."""
-    return listings.proposal_rows(proposal_list(user=user, project_id=project.pk))
+    return listings.proposal_rows(proposal_newest_list(user=user, project_id=project.pk))
 
 
 @register.simple_tag
