@@ -86,17 +86,18 @@ def reach_drop(
         height = np.sqrt(np.maximum(reach_m**2 - np.minimum(across, reach_m) ** 2, 0.0))
         need = np.maximum(need, np.where(planted, np.maximum(to_hip[:, 1] - height, 0.0), 0.0))
     need = np.minimum(need, MAX_REACH_DROP_M)
-    window = max(1, round(HIPS_SMOOTHING_S * FPS))
-    widened = maximum_filter1d(need, 2 * window + 1, mode="nearest")
-    kernel = np.hanning(2 * window + 1)
-    kernel /= kernel.sum()
-    smooth = np.convolve(np.pad(widened, window, mode="edge"), kernel, mode="valid")
-    return np.asarray(np.maximum(smooth, need), dtype=np.float64)
+    widened = maximum_filter1d(need, 2 * _window() + 1, mode="nearest")
+    return np.asarray(np.maximum(smoothed(widened[:, None])[:, 0], need), dtype=np.float64)
+
+
+def _window() -> int:
+    """Half the smoothing window, in frames."""
+    return max(1, round(HIPS_SMOOTHING_S * FPS))
 
 
 def smoothed(values: FloatArray) -> FloatArray:
     """``values`` ``[F, n]`` smoothed by a Hann window of :data:`HIPS_SMOOTHING_S`."""
-    window = max(1, round(HIPS_SMOOTHING_S * FPS))
+    window = _window()
     kernel = np.hanning(2 * window + 1)
     kernel /= kernel.sum()
     padded = np.pad(values, ((window, window), (0, 0)), mode="edge")
@@ -167,11 +168,7 @@ def reachable_hips(
         vertical = np.sqrt(np.maximum(reach**2 - horizontal**2, 0.0))
         reachable = feet[:, i, 1] + vertical + 0.05 * k
         limit = np.where(down[:, i], np.minimum(limit, reachable), limit)
-    window = max(1, round(HIPS_SMOOTHING_S * FPS))
-    kernel = np.hanning(2 * window + 1)
-    kernel /= kernel.sum()
-    smooth = np.convolve(np.pad(limit, window, mode="edge"), kernel, mode="valid")
-    return np.asarray(np.minimum(smooth, limit), dtype=np.float64)
+    return np.asarray(np.minimum(smoothed(limit[:, None])[:, 0], limit), dtype=np.float64)
 
 
 def support_level(prints: tuple[Footprint, ...], t: float) -> float:

@@ -34,7 +34,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from motioncore.laban.score import MODIFIER_TOLERANCE_BEATS, SUPPORTS, Score, Symbol
+from motioncore.laban.score import (
+    DIRECTION_XZ,
+    MODIFIER_TOLERANCE_BEATS,
+    SUPPORTS,
+    Score,
+    Symbol,
+)
 from motioncore.laban.timing import attach_modifiers
 
 FORWARD_STEP_LEGS = 0.85
@@ -72,19 +78,6 @@ over that foot's ball as quickly."""
 LEG_GESTURES = ("leg_left", "leg_right")
 HIP_WIDTH_LEGS = 0.21
 """Distance between the feet's lines, in leg lengths (0.18 m for the canonical legs)."""
-
-_DIRECTION_VECTORS = {
-    "place": (0.0, 0.0),
-    "forward": (0.0, 1.0),
-    "backward": (0.0, -1.0),
-    "left": (1.0, 0.0),
-    "right": (-1.0, 0.0),
-    "left_forward": (math.sqrt(0.5), math.sqrt(0.5)),
-    "right_forward": (-math.sqrt(0.5), math.sqrt(0.5)),
-    "left_backward": (math.sqrt(0.5), -math.sqrt(0.5)),
-    "right_backward": (-math.sqrt(0.5), -math.sqrt(0.5)),
-}
-"""Direction → (x, z) in the body frame (facing +Z, left +X)."""
 
 
 @dataclass(frozen=True)
@@ -284,7 +277,7 @@ def footprints(score: Score, leg_length_m: float = 0.84) -> Footprints:
                 sizes.get(symbol, 0),
                 air,
             )
-            move = _DIRECTION_VECTORS[str(symbol.direction)]
+            move = DIRECTION_XZ[str(symbol.direction)]
             norm = math.hypot(*move)
             step = (move[0] / norm * length, move[1] / norm * length) if norm > 0 else (0.0, 0.0)
             other = "left" if side == "right" else "right"

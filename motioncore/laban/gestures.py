@@ -26,29 +26,18 @@ import numpy as np
 from numpy.typing import NDArray
 
 from motioncore.laban import timing
-from motioncore.laban.score import Score, Symbol
+from motioncore.laban.score import DIRECTION_XZ, Score, Symbol
 from motioncore.laban.timing import Interpretation
 
 FloatArray = NDArray[np.float64]
 LEVEL_ELEVATION_DEG = {"high": 45.0, "middle": 0.0, "low": -45.0}
-
-_HORIZONTAL = {
-    "forward": (0.0, 1.0),
-    "backward": (0.0, -1.0),
-    "left": (1.0, 0.0),
-    "right": (-1.0, 0.0),
-    "left_forward": (math.sqrt(0.5), math.sqrt(0.5)),
-    "right_forward": (-math.sqrt(0.5), math.sqrt(0.5)),
-    "left_backward": (math.sqrt(0.5), -math.sqrt(0.5)),
-    "right_backward": (-math.sqrt(0.5), -math.sqrt(0.5)),
-}
 
 
 def direction_vector(direction: str, level: str) -> FloatArray:
     """Unit vector ``[3]`` (body frame: x left, y up, z forward) of a direction symbol."""
     if direction == "place":
         return np.array([0.0, 1.0 if level == "high" else -1.0, 0.0])
-    x, z = _HORIZONTAL[direction]
+    x, z = DIRECTION_XZ[direction]
     elevation = math.radians(LEVEL_ELEVATION_DEG[level])
     return np.array([x * math.cos(elevation), math.sin(elevation), z * math.cos(elevation)])
 

@@ -47,6 +47,20 @@ DIRECTIONS = (
     "left_backward",
     "right_backward",
 )
+_DIAGONAL = 0.5**0.5
+DIRECTION_XZ: dict[str, tuple[float, float]] = {
+    "place": (0.0, 0.0),
+    "forward": (0.0, 1.0),
+    "backward": (0.0, -1.0),
+    "left": (1.0, 0.0),
+    "right": (-1.0, 0.0),
+    "left_forward": (_DIAGONAL, _DIAGONAL),
+    "right_forward": (-_DIAGONAL, _DIAGONAL),
+    "left_backward": (_DIAGONAL, -_DIAGONAL),
+    "right_backward": (-_DIAGONAL, -_DIAGONAL),
+}
+"""Direction → its horizontal unit vector (x, z) in the body frame (facing +Z, left +X);
+``place`` has none. Steps (footprints) and gestures share it."""
 LEVELS = ("low", "middle", "high")
 KINDS = ("direction", "turn", "hold", "path", "step_size")
 SUPPORTS = ("support_left", "support_right")

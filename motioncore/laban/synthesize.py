@@ -165,7 +165,7 @@ def synthesize(score: Score) -> Synthesis:
     points["head_end"] = points["head"] + 0.18 * k * _world(head_dir, left, up, forward)
     points.update(_arms(score, performed, points["chest"], times, (left, up, forward), k))
     clip = _solve(points, len(times))
-    return _measured(clip, prints, centre, tracks, geometry)
+    return _measured(clip, prints, centre, down, tracks, geometry)
 
 
 def _counterweight(
@@ -236,21 +236,22 @@ def _measured(
     clip: Clip,
     prints: Footprints,
     centre: FloatArray,
+    on_print: NDArray[np.bool_],
     tracks: dict[str, foot_keys.FootTrack],
     geometry: foot_keys.FootGeometry,
 ) -> Synthesis:
     """The measures of the solved animation: the lowest foot point, the skate (how far a
     contact point moves within one ground phase of a print, recomputed from the solved
-    ankle and ball joints) and ε_physics/ε_comfort of the hips over the solved ankles."""
+    ankle and ball joints) and ε_physics/ε_comfort of the hips over the solved ankles,
+    counting a foot as down where it is on its print (``on_print`` ``[F, 2]``) in a
+    ground phase."""
     positions = fk.positions(clip)
     feet = [_J[f"{s}_{p}"] for s, _ in SIDES for p in ("foot", "toe")]
     feet += [canonical.NAMES.index(f"{s}Toe_End") for s in ("Left", "Right")]
     lowest = float(positions[:, feet, 1].min())
     skate = max(_skate(positions, side, tracks[side], geometry) for side, _ in SIDES)
-    times = np.arange(clip.num_frames) / clip.fps
-    down = np.stack([tracks[side].phase != foot_keys.AIR for side, _ in SIDES], 1)
-    down &= np.stack([tracks[side].phase != foot_keys.GESTURE for side, _ in SIDES], 1)
-    _, on_print = body_path.contacts(prints, times)
+    planted = (foot_keys.HEEL, foot_keys.FLAT, foot_keys.BALL)
+    down = np.stack([np.isin(tracks[side].phase, planted) for side, _ in SIDES], 1)
     ankles = positions[:, [_J[f"{side}_foot"] for side, _ in SIDES]]
     hips = positions[:, _J["hips"]]
     errors = com_errors(hips, ankles, down & on_print, clip.fps, body_path.nominal_leg_m())
