@@ -193,7 +193,7 @@ def _table(results: list[dict[str, Any]], stats: dict[str, Any]) -> list[str]:
         )
     lines += [
         "",
-        "| A → B | fps | method | cut | entry | R | C | E | skate cm/fr | pose jump m |",
+        "| A → B | fps | method | cut | entry | R | C | E | slide m/s | pose jump m |",
         "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in results:
@@ -204,7 +204,7 @@ def _table(results: list[dict[str, Any]], stats: dict[str, Any]) -> list[str]:
                 f"| {name if method == 'mtp' else ''} | {r['fps']:g} | {method} | "
                 f"{m['cut_frame']} | {m['entry_frame']} | {_num(m['momentum_retention'])} | "
                 f"{_num(m['velocity_continuity'])} | {_num(m['energy_loss'])} | "
-                f"{_num(m['foot_skate_cm_per_frame'], 2)} | {_num(m['pose_discontinuity_m'])} |"
+                f"{_num(m['foot_slide_mps'], 3)} | {_num(m['pose_discontinuity_m'])} |"
             )
     return lines
 

@@ -1,7 +1,9 @@
 """Topology and rest-pose geometry for :mod:`motioncore.skeleton` when names say nothing.
 
-Only used for extremities (feet, hands, head) that no name rule found. The plan
-assumes a humanoid laid out the usual way:
+Only used for extremities (feet, hands, head) that no name rule found; the caller
+drops a planned extremity whose name says another part (an arm chain ending at
+``forearm.L`` gives that joint as its "hand"). The plan assumes a humanoid laid out
+the usual way:
 
 * **hips** = the first joint, going down from the largest root, with two or more
   eligible children (floor roots with a single child are skipped);

@@ -12,14 +12,18 @@
    Butterworth at ``cutoff_ratio`` x the dominant frequency; off by default,
    as any low-pass moves every joint (seed 000 §5.3 filters the *speed curve*
    it analyses, not the motion it exports);
-4. **foot contacts** (:mod:`motioncore.contacts`);
-5. **foot-skate cleanup** (:mod:`motioncore.footskate`).
+4. **foot contacts** (:mod:`motioncore.contacts`): the floor, each foot's
+   contacts and its steps (heel strike, foot flat, heel off, toe off);
+5. **foot-skate cleanup** (:mod:`motioncore.footskate`): each stance locked with
+   the foot's roll, every foot point kept above the floor.
 
 The report compares the result with the *reference*: the input resampled to
 the output rate with nothing else done, so that it measures what cleaning (not
-resampling) changed. Skate is measured on the contacts found in step 4, on
-the clip entering step 5 (before) and on the result (after). Units: metres,
-seconds, Y up; skate in cm per contact frame; RMS changes in cm.
+resampling) changed. Foot slide, floor penetration and contact share are
+measured by :mod:`motioncore.measures` (independent of the contacts the cleanup
+used) on the clip entering step 5 (before) and on the result (after), both
+against the floor of step 4. Units: metres, seconds, Y up; slide in m/s; RMS
+changes in cm.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from motioncore import contacts as contacts_mod
-from motioncore import fk, resample
+from motioncore import fk, measures, resample
 from motioncore import footskate as footskate_mod
 from motioncore import outliers as outliers_mod
 from motioncore import skeleton as skeleton_mod
@@ -59,10 +63,11 @@ class CleanReport:
         butterworth_cutoff_hz: the cutoff used (``None`` unless Butterworth ran).
         contact_frames: side -> number of contact frames (output rate).
         contact_segments: side -> ``[start, stop)`` frame ranges of contact.
-        skate_before_cm_per_frame: side -> planted joint's mean horizontal
-            displacement during contact before the skate cleanup, cm per frame
-            (``None`` without contact frames).
-        skate_after_cm_per_frame: side -> the same after cleaning.
+        floor_m: the floor's world height the contacts and the cleanup used, metres.
+        steps: every contact as :meth:`motioncore.contacts.Step.as_dict` (events in
+            seconds at the output rate).
+        measures_before, measures_after: :meth:`motioncore.measures.Measures.as_dict`
+            of the clip entering the skate cleanup and of the result.
         frames_changed: frames where some joint moved more than
             ``changed_threshold_m`` from the reference.
         rms_change_cm: RMS world displacement from the reference, cm, of the
@@ -84,13 +89,22 @@ class CleanReport:
     butterworth_cutoff_hz: float | None
     contact_frames: dict[str, int]
     contact_segments: dict[str, list[tuple[int, int]]]
-    skate_before_cm_per_frame: dict[str, float | None]
-    skate_after_cm_per_frame: dict[str, float | None]
+    floor_m: float | None
+    steps: tuple[dict[str, object], ...]
+    measures_before: dict[str, object]
+    measures_after: dict[str, object]
     frames_changed: int
     rms_change_cm: dict[str, float]
     parameters: dict[str, object]
     warnings: tuple[str, ...] = field(default_factory=tuple)
     leading_frames_dropped: int = 0
+
+    def slide_mps(self, when: Literal["before", "after"]) -> dict[str, float | None]:
+        """Side -> median foot slide while planted, m/s (``None`` where unmeasured)."""
+        data = self.measures_before if when == "before" else self.measures_after
+        feet = data.get("feet") or {}
+        assert isinstance(feet, dict)
+        return {side: foot["slide_median_mps"] for side, foot in feet.items()}
 
     @property
     def start_in_input_s(self) -> float:
@@ -109,8 +123,12 @@ class CleanReport:
             "butterworth_cutoff_hz": self.butterworth_cutoff_hz,
             "contact_frames": dict(self.contact_frames),
             "contact_segments": {k: [list(s) for s in v] for k, v in self.contact_segments.items()},
-            "skate_before_cm_per_frame": dict(self.skate_before_cm_per_frame),
-            "skate_after_cm_per_frame": dict(self.skate_after_cm_per_frame),
+            "floor_m": self.floor_m,
+            "steps": [dict(step) for step in self.steps],
+            "measures_before": dict(self.measures_before),
+            "measures_after": dict(self.measures_after),
+            "skate_before_mps": self.slide_mps("before"),
+            "skate_after_mps": self.slide_mps("after"),
             "frames_changed": self.frames_changed,
             "rms_change_cm": dict(self.rms_change_cm),
             "parameters": dict(self.parameters),
@@ -133,10 +151,8 @@ def clean(
     outlier_min_translation_m: float = 0.02,
     savgol_window_s: float = 0.2,
     cutoff_ratio: float = smooth_mod.CUTOFF_RATIO,
-    speed_threshold_mps: float = 0.08,
-    height_threshold_m: float = 0.05,
-    floor_percentile: float = 5.0,
-    closing_s: float = 0.1,
+    speed_threshold_mps: float | None = None,
+    floor_m: float | None = None,
     blend_s: float = 0.1,
     changed_threshold_m: float = 0.001,
     progress: Progress | None = None,
@@ -155,8 +171,9 @@ def clean(
             dominant frequency, seed 000 §5.3).
         footskate: lock contacts and solve the legs (blend ``blend_s``, seconds).
         roles: joint roles; inferred from the skeleton when ``None``.
-        speed_threshold_mps, height_threshold_m, floor_percentile, closing_s:
-            contact detection (:func:`motioncore.contacts.detect`; seed 002 §3.2).
+        speed_threshold_mps: a fixed contact speed instead of the body-scaled ones
+            (seed 002 §3.2's 0.08 m/s; :func:`motioncore.contacts.detect`).
+        floor_m: the floor's height when known, metres; estimated when ``None``.
         changed_threshold_m: a frame counts as changed when a joint moved more
             than this, metres.
         progress: called with (fraction done in ``[0, 1]``, stage name).
@@ -193,14 +210,9 @@ def clean(
     roles = roles if roles is not None else skeleton_mod.infer(clip.skeleton)
     report.step(0.5, "contacts")
     found = contacts_mod.detect(
-        work,
-        roles,
-        speed_threshold_mps=speed_threshold_mps,
-        height_threshold_m=height_threshold_m,
-        floor_percentile=floor_percentile,
-        closing_s=closing_s,
+        work, roles, speed_threshold_mps=speed_threshold_mps, floor_m=floor_m
     )
-    before = fk.positions(work)
+    before = work
     if footskate:
         report.step(0.7, "footskate")
         work = footskate_mod.cleanup(work, found, roles, blend_s=blend_s)
@@ -256,7 +268,7 @@ class _Builder:
         work: Clip,
         found: contacts_mod.Contacts,
         roles: JointRoles,
-        before: FloatArray,
+        before: Clip,
         changed_threshold_m: float,
     ) -> CleanReport:
         after = fk.positions(work)
@@ -266,19 +278,9 @@ class _Builder:
         reference = fk.positions(_reference(kept, work.fps))
         moved = np.linalg.norm(after - reference, axis=-1)
         legs = _leg_joints(work.skeleton.parents, roles)
-        skate_before: dict[str, float | None] = {}
-        skate_after: dict[str, float | None] = {}
-        for foot in found.feet:
-            skate_before[foot.side] = _finite(footskate_mod.skate_cm_per_frame(before, foot))
-            skate_after[foot.side] = _finite(footskate_mod.skate_cm_per_frame(after, foot))
-            if foot.frames == 0:
-                self.warnings.append(f"{foot.side} foot: no contact frames found")
-            elif None in (roles.get(f"{foot.side}_upper_leg"), roles.get(f"{foot.side}_lower_leg")):
-                self.warnings.append(
-                    f"{foot.side} leg: joints unresolved, its skate is not cleaned"
-                )
-        if not found.feet:
-            self.warnings.append("no foot joints resolved: contacts and foot skate skipped")
+        floor = found.floor_m if math.isfinite(found.floor_m) else None
+        raw = measures.measure(before, roles, floor_m=floor)
+        self.warnings.extend(_contact_warnings(found, roles))
         return CleanReport(
             fps_in=self.clip.fps,
             fps_out=work.fps,
@@ -289,14 +291,31 @@ class _Builder:
             butterworth_cutoff_hz=self.cutoff_hz,
             contact_frames={f.side: f.frames for f in found.feet},
             contact_segments={f.side: contacts_mod.segments(f.contact) for f in found.feet},
-            skate_before_cm_per_frame=skate_before,
-            skate_after_cm_per_frame=skate_after,
+            floor_m=floor,
+            steps=tuple(step.as_dict() for step in found.steps()),
+            measures_before=raw.as_dict(),
+            measures_after=measures.measure(
+                work, roles, floor_m=floor, feet=raw.geometry
+            ).as_dict(),
             frames_changed=int(np.count_nonzero(np.any(moved > changed_threshold_m, axis=1))),
             rms_change_cm={"non_leg": _rms_cm(moved[:, ~legs]), "legs": _rms_cm(moved[:, legs])},
             parameters=self.parameters,
             warnings=tuple(self.warnings),
             leading_frames_dropped=self.leading,
         )
+
+
+def _contact_warnings(found: contacts_mod.Contacts, roles: JointRoles) -> list[str]:
+    """What the contacts could not do, in words."""
+    if not found.feet:
+        return ["no foot joints resolved: contacts and foot skate skipped"]
+    out = []
+    for foot in found.feet:
+        if foot.frames == 0:
+            out.append(f"{foot.side} foot: no contact frames found")
+        elif None in (roles.get(f"{foot.side}_upper_leg"), roles.get(f"{foot.side}_lower_leg")):
+            out.append(f"{foot.side} leg: joints unresolved, its skate is not cleaned")
+    return out
 
 
 def _reference(clip: Clip, fps: float) -> Clip:
@@ -316,10 +335,6 @@ def _leg_joints(parents: NDArray[np.integer], roles: JointRoles) -> NDArray[np.b
 def _rms_cm(moved: FloatArray) -> float:
     """Root mean square of displacements (metres) in centimetres; 0 when empty."""
     return float(np.sqrt(np.mean(moved**2)) * 100.0) if moved.size else 0.0
-
-
-def _finite(value: float) -> float | None:
-    return value if math.isfinite(value) else None
 
 
 def _silent(fraction: float, stage: str) -> None:

@@ -69,9 +69,10 @@ def _parser() -> argparse.ArgumentParser:
     clean.add_argument(
         "--speed-threshold",
         type=float,
-        default=0.08,
+        default=None,
         metavar="M_PER_S",
-        help="foot contact speed threshold, m/s (default 0.08, seed 002 §3.2)",
+        help="a fixed foot contact speed, m/s, instead of the body-scaled thresholds "
+        "(seed 002 §3.2 says 0.08; see docs/motioncore.md for why it is not the default)",
     )
     clean.add_argument("--no-outliers", action="store_true", help="skip the 3-sigma repair")
     clean.add_argument("--no-footskate", action="store_true", help="skip the foot-skate cleanup")

@@ -15,9 +15,11 @@ train the weights (training needs torch: ``pip install torch==2.13.0``).
 * ``pfnn generate --path "x,z;x,z;…" --speed M_PER_S [--seconds S] [--rig CLIP.bvh]
   [--weights W.npz] [--mode constant|linear|cubic] [--no-foot-lock] -o OUT.bvh
   [--json]``: walk the path (metres on the ground) at the speed; the BVH is on the
-  canonical skeleton, or on ``--rig``'s skeleton (its first frame the reference pose).
-  The JSON carries ``frames``, ``fps``, ``path_rms_m``, ``foot_slide_mps`` and the
-  other measures of :meth:`motioncore.pfnn.generate.Generated.as_dict`.
+  canonical skeleton, or on ``--rig``'s skeleton (its first frame the reference pose),
+  walking the path as given in metres (:mod:`motioncore.pfnn.on_rig`). The JSON
+  carries ``frames``, ``fps``, ``path_rms_m``, ``foot_slide_mps`` and the other
+  measures of :meth:`motioncore.pfnn.generate.Generated.as_dict` (with ``--rig``: the
+  rig's own, and the canonical walk's under ``canonical``).
 
 Exit codes as the rest of the command line: 0 success, 2 bad input.
 """
@@ -30,9 +32,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from motioncore import bvh, retarget
+from motioncore import bvh
 from motioncore.errors import MotionCoreError
-from motioncore.pfnn import dataset, generate
+from motioncore.pfnn import dataset, generate, on_rig
 from motioncore.pfnn.network import MODES, SHIPPED_WEIGHTS, Weights
 from motioncore.pfnn.phase import BLENDS
 
@@ -164,34 +166,52 @@ def _generate(args: argparse.Namespace) -> int:
     if not args.weights.is_file():
         raise ValueError(f"no weights at {args.weights}")
     weights = Weights.load(args.weights)
-    made = generate.generate(
-        weights,
-        generate.Path.parse(args.path),
-        args.speed,
-        seconds=args.seconds,
-        mode=args.mode,
-        foot_lock=not args.no_foot_lock,
-    )
-    clip = made.clip
+    path = generate.Path.parse(args.path)
+    lock = not args.no_foot_lock
+    measured: dict[str, Any]
     if args.rig is not None:
-        clip = retarget.to_rig(clip, bvh.load(args.rig))
+        rig = bvh.load(args.rig)
+        on = on_rig.walk(
+            weights, path, args.speed, rig, seconds=args.seconds, mode=args.mode, foot_lock=lock
+        )
+        clip, measured = on.clip, on.as_dict()
+    else:
+        made = generate.generate(
+            weights, path, args.speed, seconds=args.seconds, mode=args.mode, foot_lock=lock
+        )
+        clip, measured = made.clip, dict(made.as_dict())
     args.output.write_text(bvh.dump(clip), encoding="utf-8")
-    measures = {"output": str(args.output), **made.as_dict()}
+    report = {"output": str(args.output), **measured}
     if args.json:
-        print(json.dumps(measures, indent=2))
+        print(json.dumps(report, indent=2))
     else:
         print(
-            f"{made.clip.num_frames} frames at {made.clip.fps:g} fps → {args.output}; "
-            f"path RMS {made.path_rms_m:.3f} m, foot slide {made.foot_slide_mps:.3f} m/s"
+            f"{clip.num_frames} frames at {clip.fps:g} fps → {args.output}; "
+            f"path RMS {measured['path_rms_m']:.3f} m, "
+            f"foot slide {_num(measured['foot_slide_mps'])} m/s"
         )
     return EXIT_OK
+
+
+def _num(value: object) -> str:
+    return f"{value:.3f}" if isinstance(value, int | float) else "n/a"
 
 
 def _evaluate(args: argparse.Namespace) -> int:
     from motioncore.pfnn import evaluate
 
+    if not args.weights.is_file():
+        raise ValueError(f"no weights at {args.weights}")
+    if not (args.data / "MANIFEST.csv").is_file():
+        raise ValueError(f"{args.data} has no MANIFEST.csv")
     weights = Weights.load(args.weights)
     held_out = sorted({name.split("#")[0] for name in weights.meta["clips"]["test"]})
+    missing = [name for name in held_out if not (args.data / name).is_file()]
+    if missing:
+        raise ValueError(
+            f"the held-out clip {missing[0]} is not in {args.data}"
+            + (f" (nor {len(missing) - 1} more)" if len(missing) > 1 else "")
+        )
     test: dict[str, Any] = {}
     for name in held_out:
         motion = dataset.prepare(bvh.load(args.data / name))

@@ -1,39 +1,97 @@
-"""Foot contacts: when each foot is planted on the ground.
+"""Foot contacts: when each foot is planted, on which of its points, and its steps.
 
-A foot is its ``foot`` joint (the ankle) and, when the rig has one, its
-``toe`` joint, found through :mod:`motioncore.skeleton` roles. A joint is
-*planted* at a frame when its world speed is below ``speed_threshold_mps`` and
-its height above its own stance height is below ``height_threshold_m``. The
-stance height of the ankles (and of the toes) is a low percentile of their
-world heights over the clip, both feet pooled: the floor as that joint sees it.
-A foot is in contact when its ankle or its toe is planted; gaps shorter than
-``closing_s`` are filled by a morphological closing (the clip's ends count as
-"same as the nearest frame", so contacts touching them are kept).
+A foot is the points of :mod:`motioncore.foot_points` (heel, ankle, ball, toe tip;
+as many as the rig has). The clip has **one floor**: the height its feet's sole
+points (heel, ball, tip) rest at most, the mode of the lowest sole point's height
+over the clip (:func:`floor_height`). Each point has a **clearance**, its lowest
+usual height above that floor (the ankle stands some 6-10 cm up; a rig's toe
+joint may sit 4-8 cm above the sole); a point is measured by its height above
+floor + clearance.
 
-Seed 002 §3.2: speed threshold 0.08 m/s ("阈值选 0.08 m/s 量级比较稳") and a
-3-frame binary closing at 30-60 Hz, here 0.1 s so that it means the same at any
-frame rate. The seed gives no height threshold: 5 cm above the joint's stance
-height is ours. Heights are Y (metres, world frame); speeds are 3-D, m/s.
+A point is **down** by hysteresis: it touches down on a frame where it is lower
+than ``enter_height_of_leg`` x leg and slower than ``enter_speed_legs_per_s`` x
+leg per second, and stays down until it rises above ``leave_height_of_leg`` x leg
+or moves faster than ``leave_speed_legs_per_s`` x leg per second. Thresholds are
+fractions of the leg (thigh + shin), so a child and a giant are read alike, and
+speeds are taken from positions smoothed over ``smoothing_s`` seconds (a
+Savitzky-Golay derivative), so noise weighs the same at 30, 60 and 120 Hz. A foot
+is in **contact** while any of its points is down; contact gaps shorter than
+``min_gap_s`` are filled, then contacts shorter than ``min_contact_s`` dropped.
+
+Each contact run is a **step** with its events (:class:`Step`): heel strike
+(the heel touches first), foot flat (heel and forefoot both down), heel off and
+toe off (the contact ends), in seconds.
+
+Why not seed 002 §3.2's 0.08 m/s as the default ("阈值选 0.08 m/s 量级比较稳",
+with a closing of 3 frames): a real ankle is that slow only for a few frames of
+each stance (the foot rolls heel to ball while the body passes over it), so
+walking feet read 5-27 % planted where they are planted 55-65 % of the time, and
+everything built on contacts (the phase, the foot lock, skate) inherits the
+error. The seed's rule stays available: ``speed_threshold_mps=0.08`` replaces
+both speed thresholds by that fixed speed.
+
+Conventions: ``F`` frames, ``fps`` Hz; metres, seconds, Y up, world frame;
+masks ``[F]`` bool.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+import itertools
+import math
+from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.ndimage import binary_closing
+from scipy.ndimage import gaussian_filter1d, minimum_filter1d
+from scipy.signal import savgol_filter
 
-from motioncore import fk
+from motioncore import fk, foot_points
 from motioncore import skeleton as roles_mod
 from motioncore.clip import Clip
+from motioncore.foot_points import SIDES, SOLE, Foot, PointName, Side
 from motioncore.skeleton import JointRoles
 
 FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
-Side = Literal["left", "right"]
-SIDES: tuple[Side, Side] = ("left", "right")
+
+__all__ = ["SIDES", "Contacts", "FootContacts", "Side", "Step", "detect", "segments"]
+
+FLOOR_BIN_M = 0.0025
+"""Histogram bin of the floor's mode, metres."""
+FLOOR_SMOOTH_M = 0.005
+"""Gaussian smoothing of that histogram, metres (sensor noise of a still foot)."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One contact of one foot, its events in seconds from the clip's start.
+
+    ``heel_strike_s`` is ``None`` when the forefoot touched first (a toe-first
+    landing, or a rig without heel and forefoot both), ``foot_flat_s`` and
+    ``heel_off_s`` when heel and forefoot were never down together.
+    """
+
+    side: Side
+    start: int
+    stop: int
+    first_point: PointName
+    heel_strike_s: float | None
+    foot_flat_s: float | None
+    heel_off_s: float | None
+    toe_off_s: float
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON-able form (frames and seconds)."""
+        return {
+            "side": self.side,
+            "start_frame": self.start,
+            "stop_frame": self.stop,
+            "first_point": self.first_point,
+            "heel_strike_s": self.heel_strike_s,
+            "foot_flat_s": self.foot_flat_s,
+            "heel_off_s": self.heel_off_s,
+            "toe_off_s": self.toe_off_s,
+        }
 
 
 @dataclass(frozen=True)
@@ -42,23 +100,40 @@ class FootContacts:
 
     Attributes:
         side: ``"left"`` or ``"right"``.
-        foot: index of the foot (ankle) joint.
-        toe: index of the toe joint, ``None`` when the rig has none.
-        contact: ``[F]`` the foot touches the ground (ankle or toe planted; closed).
-        ankle: ``[F]`` the ankle itself is planted (a subset of ``contact``); where
-            ``contact`` holds and ``ankle`` does not, only the toe is down.
+        foot: index of the ankle joint (``foot`` role).
+        toe: index of the ball joint (``toe`` role), ``None`` when the rig has none.
+        contact: ``[F]`` the foot touches the ground (some point down; gaps filled).
+        points: point name -> ``[F]`` that point is down (inside ``contact``).
+        on_floor: point name -> ``[F]`` that point lies on its floor, within the
+            touch band (inside ``contact``): the heel and the forefoot both on the
+            floor is the foot flat; the events of :class:`Step` come from these.
+        geometry: the foot's points on the rig (heel estimate included).
     """
 
     side: Side
     foot: int
     toe: int | None
     contact: BoolArray
-    ankle: BoolArray
+    points: dict[PointName, BoolArray] = field(default_factory=dict)
+    on_floor: dict[PointName, BoolArray] = field(default_factory=dict)
+    geometry: Foot | None = None
 
     @property
     def frames(self) -> int:
         """Number of contact frames."""
         return int(np.count_nonzero(self.contact))
+
+    def rear(self, masks: dict[PointName, BoolArray] | None = None) -> BoolArray:
+        """``[F]`` the heel (or the ankle) is down (``masks``: :attr:`points` by default)."""
+        return self._any(masks if masks is not None else self.points, ("heel", "ankle"))
+
+    def fore(self, masks: dict[PointName, BoolArray] | None = None) -> BoolArray:
+        """``[F]`` the ball (or the tip) is down (``masks``: :attr:`points` by default)."""
+        return self._any(masks if masks is not None else self.points, ("ball", "tip"))
+
+    def _any(self, masks: dict[PointName, BoolArray], names: tuple[PointName, ...]) -> BoolArray:
+        found = [masks[p] for p in names if p in masks]
+        return np.logical_or.reduce(found) if found else np.zeros_like(self.contact)
 
 
 @dataclass(frozen=True)
@@ -67,101 +142,243 @@ class Contacts:
 
     Attributes:
         feet: one entry per resolved foot, left first.
-        stance_heights_m: world height (metres) of the ankles' and toes' floor
-            (``{"foot": ..., "toe": ...}``; ``toe`` absent without toe joints).
+        floor_m: world height of the floor, metres.
+        leg_m: leg length (thigh + shin) the thresholds scale with, metres.
+        clearance_m: ``"<side>_<point>"`` -> that point's clearance, metres.
+        fps: frame rate, Hz.
     """
 
     feet: tuple[FootContacts, ...]
-    stance_heights_m: dict[str, float]
+    floor_m: float
+    leg_m: float
+    clearance_m: dict[str, float]
+    fps: float
 
     def get(self, side: Side) -> FootContacts | None:
         """The contacts of ``side``, ``None`` when that foot is not resolved."""
         return next((f for f in self.feet if f.side == side), None)
 
-
-def speeds(positions: FloatArray, fps: float) -> FloatArray:
-    """World speeds ``[F, ...]`` (m/s) of positions ``[F, ..., 3]`` (central differences)."""
-    positions = np.asarray(positions, dtype=np.float64)
-    if positions.shape[0] < 2:
-        return np.zeros(positions.shape[:-1])
-    return np.asarray(np.linalg.norm(np.gradient(positions, axis=0), axis=-1) * fps)
-
-
-def close(mask: BoolArray, frames: int) -> BoolArray:
-    """Binary closing of ``mask [F]`` with a ``frames``-long structuring element.
-
-    Fills gaps shorter than ``frames``. The ends are padded with their own
-    values, so a contact that touches the first or last frame is not eroded
-    (``scipy``'s default border would cut it).
-    """
-    mask = np.asarray(mask, dtype=bool)
-    if frames <= 1 or mask.size == 0:
-        return mask.copy()
-    padded = np.pad(mask, frames, mode="edge")
-    closed = binary_closing(padded, structure=np.ones(frames, dtype=bool))
-    return np.asarray(closed[frames:-frames], dtype=bool)
-
-
-def planted(
-    positions: FloatArray,
-    fps: float,
-    stance_height_m: float,
-    *,
-    speed_threshold_mps: float = 0.08,
-    height_threshold_m: float = 0.05,
-) -> BoolArray:
-    """``[F]`` frames where a joint (world positions ``[F, 3]``, metres) is slow and low."""
-    low = np.asarray(positions)[:, 1] - stance_height_m < height_threshold_m
-    return np.asarray((speeds(positions, fps) < speed_threshold_mps) & low, dtype=bool)
+    def steps(self) -> list[Step]:
+        """Every contact of both feet as a :class:`Step`, in time order."""
+        found = [s for foot in self.feet for s in steps(foot, self.fps)]
+        return sorted(found, key=lambda s: (s.start, s.side))
 
 
 def detect(
     clip: Clip,
     roles: JointRoles | None = None,
     *,
-    speed_threshold_mps: float = 0.08,
-    height_threshold_m: float = 0.05,
-    floor_percentile: float = 5.0,
-    closing_s: float = 0.1,
+    enter_height_of_leg: float = 0.03,
+    leave_height_of_leg: float = 0.05,
+    enter_speed_legs_per_s: float = 0.6,
+    leave_speed_legs_per_s: float = 1.0,
+    speed_threshold_mps: float | None = None,
+    min_contact_s: float = 0.05,
+    min_gap_s: float = 0.05,
+    smoothing_s: float = 0.05,
+    footprint_s: float = 0.4,
+    floor_m: float | None = None,
+    touch_height_of_leg: float = 0.012,
+    touch_speed_legs_per_s: float = 1.2,
+    max_step_of_leg: float = 0.15,
     positions: FloatArray | None = None,
+    rotations: FloatArray | None = None,
 ) -> Contacts:
-    """Foot contacts of ``clip``.
+    """Foot contacts of ``clip`` (see the module docstring).
 
     Args:
         clip: the clip (world Y up, metres).
         roles: joint roles; inferred from the skeleton when ``None``.
-        speed_threshold_mps: a joint is planted below this speed, m/s (seed 002 §3.2).
-        height_threshold_m: ... and below this height above its stance height, metres.
-        floor_percentile: percentile (0-100) of a joint's heights taken as its stance height.
-        closing_s: gaps shorter than this are filled, seconds.
-        positions: ``[F, J, 3]`` world positions if already computed (``fk.positions``).
+        enter_height_of_leg, leave_height_of_leg: a point touches down below the
+            first and lifts above the second, as fractions of the leg, over its
+            floor + clearance (0.03 and 0.06: 2.5 and 5 cm on a 0.84 m leg).
+        enter_speed_legs_per_s, leave_speed_legs_per_s: ... and slower than the
+            first, faster than the second, in legs per second (0.4 and 0.8:
+            0.34 and 0.67 m/s on a 0.84 m leg).
+        speed_threshold_mps: a fixed speed for both instead (seed 002 §3.2's
+            0.08 m/s; not the default, see the module docstring), m/s.
+        min_contact_s: shorter contacts are dropped, seconds.
+        min_gap_s: shorter gaps between contacts are filled, seconds.
+        smoothing_s: window of the speed estimate, seconds.
+        footprint_s: a point's local floor is its lowest height within this many
+            seconds either side (:func:`local_lift`).
+        max_step_of_leg: a local floor higher than this (fraction of the leg)
+            over the clip's floor is no footprint (a foot held up).
+        touch_height_of_leg, touch_speed_legs_per_s: a point this close to its
+            floor (fraction of the leg) touches down while slower than the second
+            (legs per second) even when the first speed rule says no: a capture
+            whose planted feet slide (0.012: 1 cm on a 0.84 m leg; 1.2: 1 m/s).
+        floor_m: the floor's height when it is known (motion made on the ground
+            plane: 0), metres; estimated (:func:`floor_height`) when ``None``.
+        positions: ``[F, J, 3]`` world positions if already computed.
+        rotations: ``[F, J, 4]`` global rotations if already computed (with
+            ``positions``; computed by forward kinematics otherwise).
 
     Returns:
         The contacts of every foot whose ``foot`` role is resolved (none when
         the rig has no feet).
     """
     roles = roles if roles is not None else roles_mod.infer(clip.skeleton)
-    pos = fk.positions(clip) if positions is None else np.asarray(positions)
-    feet = _feet(roles) if pos.shape[0] else []
-    heights = _stance_heights(pos, feet, floor_percentile)
-    window = max(round(closing_s * clip.fps), 1)
-
-    def down(joint: int, kind: str) -> BoolArray:
-        return planted(
-            pos[:, joint],
-            clip.fps,
-            heights[kind],
-            speed_threshold_mps=speed_threshold_mps,
-            height_threshold_m=height_threshold_m,
+    g_rot, g_pos = _kinematics(clip, positions, rotations)
+    geometry = foot_points.feet(clip.skeleton, roles, g_rot, g_pos)
+    leg = foot_points.leg_length_m(geometry)
+    leg = leg if math.isfinite(leg) else 0.84
+    world = {f.side: foot_points.points(f, g_rot, g_pos) for f in geometry}
+    floor = floor_m if floor_m is not None else floor_height(geometry, world)
+    if speed_threshold_mps is not None:
+        speeds_in = speeds_out = speed_touch = speed_threshold_mps
+    else:
+        speeds_in, speeds_out = enter_speed_legs_per_s * leg, leave_speed_legs_per_s * leg
+        speed_touch = touch_speed_legs_per_s * leg
+    heights = (enter_height_of_leg * leg, leave_height_of_leg * leg)
+    feet: list[FootContacts] = []
+    clearance: dict[str, float] = {}
+    for foot in geometry:
+        pts = world[foot.side]
+        lift = pts[..., 1] - floor
+        low = np.maximum(np.percentile(lift, 5.0, axis=0), 0.0)
+        clearance |= {f"{foot.side}_{n}": float(c) for n, c in zip(foot.names, low, strict=True)}
+        local = local_lift(lift - low, _frames(footprint_s, clip.fps), max_step_of_leg * leg)
+        speed = point_speeds(pts, clip.fps, smoothing_s=smoothing_s)
+        touching = (local < touch_height_of_leg * leg) & (speed < speed_touch)
+        down = {
+            name: hysteresis(
+                enter=((local[:, i] < heights[0]) & (speed[:, i] < speeds_in)) | touching[:, i],
+                stay=(local[:, i] <= heights[1]) & (speed[:, i] <= speeds_out),
+            )
+            for i, name in enumerate(foot.names)
+        }
+        contact = np.logical_or.reduce(list(down.values()))
+        contact = fill_gaps(contact, _frames(min_gap_s, clip.fps))
+        contact = drop_short(contact, _frames(min_contact_s, clip.fps))
+        masks = {name: m & contact for name, m in down.items()}
+        floor_masks = {
+            name: (local[:, i] < touch_height_of_leg * leg) & contact
+            for i, name in enumerate(foot.names)
+        }
+        feet.append(
+            FootContacts(foot.side, foot.ankle, foot.ball, contact, masks, floor_masks, foot)
         )
+    return Contacts(tuple(feet), floor, leg, clearance, clip.fps)
 
-    out: list[FootContacts] = []
-    for side, foot, toe in feet:
-        ankle = down(foot, "foot")
-        toe_down = down(toe, "toe") if toe is not None else np.zeros_like(ankle)
-        contact = close(ankle | toe_down, window)
-        out.append(FootContacts(side, foot, toe, contact, close(ankle, window) & contact))
-    return Contacts(tuple(out), heights)
+
+def floor_height(feet: tuple[Foot, ...], world: dict[Side, FloatArray]) -> float:
+    """The floor, metres: the mode of the lowest sole point's height over the frames.
+
+    Args:
+        feet: the feet (:func:`motioncore.foot_points.feet`).
+        world: side -> ``[F, P, 3]`` world positions of that foot's points.
+
+    Returns:
+        The most frequent height (histogram of :data:`FLOOR_BIN_M` bins smoothed
+        by :data:`FLOOR_SMOOTH_M`) of the lowest heel, ball or tip of both feet;
+        ``nan`` without feet.
+    """
+    lows = [
+        world[f.side][:, [i for i, n in enumerate(f.names) if n in SOLE], 1].min(axis=1)
+        for f in feet
+    ]
+    if not lows or lows[0].size == 0:
+        return float("nan")
+    sole = np.min(lows, axis=0)
+    edges = np.arange(sole.min(), sole.max() + 2 * FLOOR_BIN_M, FLOOR_BIN_M)
+    counts, edges = np.histogram(sole, bins=edges)
+    density = gaussian_filter1d(counts.astype(np.float64), FLOOR_SMOOTH_M / FLOOR_BIN_M)
+    peak = int(np.argmax(density))
+    return float(0.5 * (edges[peak] + edges[peak + 1]))
+
+
+def local_lift(lift: FloatArray, frames: int, max_step_m: float) -> FloatArray:
+    """Heights ``[F, P]`` over each point's local floor (metres).
+
+    The local floor of a point at a frame is its lowest height within ``frames``
+    frames either side (the footprint it stands in), so ground that is uneven, or
+    a capture whose floor drifts, does not lift a planted foot out of the band.
+    A local floor is never below the clip's (a point dipping under it is low
+    anyway, and one glitch must not lower the footprints around it), and one more
+    than ``max_step_m`` above it is no floor (a foot held still in the air): there
+    the height over the clip's floor is kept.
+    """
+    floor = np.maximum(minimum_filter1d(lift, size=2 * frames + 1, axis=0, mode="nearest"), 0.0)
+    return np.where(floor <= max_step_m, lift - floor, lift)
+
+
+def point_speeds(points: FloatArray, fps: float, *, smoothing_s: float = 0.05) -> FloatArray:
+    """Speeds ``[F, P]`` (m/s) of points ``[F, P, 3]``: a Savitzky-Golay derivative.
+
+    The window is ``smoothing_s`` seconds (at least 3 frames, odd), quadratic, so
+    a still point reads the same small noise at any frame rate.
+    """
+    frames = points.shape[0]
+    if frames < 3:
+        return np.zeros(points.shape[:-1])
+    window = min(max(2 * round(smoothing_s * fps / 2) + 1, 3), frames - (1 - frames % 2))
+    order = min(2, window - 1)
+    velocity = savgol_filter(points, window, order, deriv=1, axis=0, mode="interp") * fps
+    return np.asarray(np.linalg.norm(velocity, axis=-1))
+
+
+def hysteresis(enter: BoolArray, stay: BoolArray) -> BoolArray:
+    """``[F]`` on from a frame where ``enter`` holds until ``stay`` stops holding.
+
+    ``enter`` is taken inside ``stay``; each run of ``stay`` is on from its first
+    ``enter`` frame to its end.
+    """
+    stay = np.asarray(stay, dtype=bool) | np.asarray(enter, dtype=bool)
+    out = np.zeros_like(stay)
+    for start, stop in segments(stay):
+        hits = np.flatnonzero(enter[start:stop])
+        if hits.size:
+            out[start + int(hits[0]) : stop] = True
+    return out
+
+
+def fill_gaps(mask: BoolArray, frames: int) -> BoolArray:
+    """``mask [F]`` with gaps shorter than ``frames`` between two runs filled."""
+    out = np.asarray(mask, dtype=bool).copy()
+    runs = segments(out)
+    for (_, stop), (start, _) in itertools.pairwise(runs):
+        if start - stop < frames:
+            out[stop:start] = True
+    return out
+
+
+def drop_short(mask: BoolArray, frames: int) -> BoolArray:
+    """``mask [F]`` without runs shorter than ``frames``, except runs that touch the
+    first or the last frame (the clip cuts them: their length is not seen)."""
+    out = np.asarray(mask, dtype=bool).copy()
+    for start, stop in segments(out):
+        if stop - start < frames and start > 0 and stop < out.size:
+            out[start:stop] = False
+    return out
+
+
+def steps(foot: FootContacts, fps: float) -> list[Step]:
+    """The contact runs of ``foot`` with their events (see :class:`Step`).
+
+    The heel strikes when the rear foot is down on the contact's first frame;
+    the foot is flat from the first frame the heel and the forefoot both lie on
+    the floor (:attr:`FootContacts.on_floor`); the heel is off after the last
+    frame it lies there; the toes are off when the contact ends.
+    """
+    out = []
+    rear, flat_rear, flat_fore = foot.rear(), foot.rear(foot.on_floor), foot.fore(foot.on_floor)
+    for start, stop in segments(foot.contact):
+        flat = np.flatnonzero(flat_rear[start:stop] & flat_fore[start:stop])
+        heel = np.flatnonzero(flat_rear[start:stop])
+        out.append(
+            Step(
+                side=foot.side,
+                start=start,
+                stop=stop,
+                first_point="heel" if rear[start] else "ball",
+                heel_strike_s=start / fps if rear[start] else None,
+                foot_flat_s=(start + int(flat[0])) / fps if flat.size else None,
+                heel_off_s=(start + int(heel[-1]) + 1) / fps if flat.size else None,
+                toe_off_s=stop / fps,
+            )
+        )
+    return out
 
 
 def segments(mask: BoolArray) -> list[tuple[int, int]]:
@@ -171,19 +388,14 @@ def segments(mask: BoolArray) -> list[tuple[int, int]]:
     return [(int(a), int(b)) for a, b in zip(edges[::2], edges[1::2], strict=True)]
 
 
-def _feet(roles: JointRoles) -> list[tuple[Side, int, int | None]]:
-    """``(side, foot, toe)`` of every side whose foot role is resolved."""
-    found = [(side, roles.get(f"{side}_foot"), roles.get(f"{side}_toe")) for side in SIDES]
-    return [(side, foot, toe) for side, foot, toe in found if foot is not None]
+def _frames(seconds: float, fps: float) -> int:
+    return max(round(seconds * fps), 1)
 
 
-def _stance_heights(
-    pos: FloatArray, feet: list[tuple[Side, int, int | None]], percentile: float
-) -> dict[str, float]:
-    """Floor height per joint kind: a low percentile of both feet's ankle (toe) heights."""
-    kinds = {"foot": [f for _, f, _ in feet], "toe": [t for _, _, t in feet if t is not None]}
-    return {
-        kind: float(np.percentile(pos[:, joints, 1], percentile))
-        for kind, joints in kinds.items()
-        if joints
-    }
+def _kinematics(
+    clip: Clip, positions: FloatArray | None, rotations: FloatArray | None
+) -> tuple[FloatArray, FloatArray]:
+    if positions is not None and rotations is not None:
+        return np.asarray(rotations), np.asarray(positions, dtype=np.float64)
+    g_rot, g_pos = fk.forward(clip.rotations, clip.translations, clip.skeleton.parents)
+    return g_rot, (g_pos if positions is None else np.asarray(positions, dtype=np.float64))

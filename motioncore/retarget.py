@@ -371,9 +371,19 @@ def to_canonical(clip: Clip, roles: JointRoles | None = None) -> Clip:
     return Clip(target, rotations, translations, clip.fps, meta=meta)
 
 
+def rig_leg_m(rig_clip: Clip, roles: JointRoles | None = None) -> float:
+    """Thigh + shin of ``rig_clip``'s skeleton in its first frame (the reference pose), m."""
+    reference = fk.positions(
+        rig_clip.with_arrays(rig_clip.rotations[:1], rig_clip.translations[:1])
+    )
+    return leg_length_m(landmarks(Rig.of(rig_clip.skeleton, reference[0], roles), reference))
+
+
 def to_rig(motion: Clip, rig_clip: Clip, roles: JointRoles | None = None) -> Clip:
     """A canonical-skeleton ``motion`` on the skeleton of ``rig_clip``, whose first frame
-    is the reference pose; strides scale with the rig's legs."""
+    is the reference pose; strides scale with the rig's legs (the root's path is
+    scaled by the rig's leg over the canonical one: :mod:`motioncore.pfnn.on_rig`
+    walks a path in metres by asking the canonical walk for the scaled-down path)."""
     if motion.skeleton.names != canonical.NAMES:
         raise SkeletonError("to_rig takes a clip on the canonical skeleton (to_canonical's output)")
     reference = fk.positions(

@@ -15,7 +15,9 @@ a joint carries one role at most, except through overrides):
    are the topmost joints whose names say so (``LeftFoot``, ``lAnkle``,
    ``CC_Base_L_Hand``, ``wrist.L``; ties go to the lowest number in the name);
 3. **extremities by topology and rest geometry**, only where names said nothing
-   (:func:`motioncore._role_topology.body_plan`, which states its assumptions);
+   (:func:`motioncore._role_topology.body_plan`, which states its assumptions), and
+   never a joint whose name says another part (a Rigify arm ending at ``forearm.L``
+   has no hand, not a hand at the elbow);
 4. **hips** = the lowest common ancestor of the feet, hands and head, so floor
    roots above the pelvis (iClone ``RL_BoneRoot``, Bandai Namco ``joint_Root``) and
    leg-only pelvis joints (iClone ``CC_Base_Pelvis``, MakeHuman ``Hips``) are skipped;
@@ -25,7 +27,10 @@ a joint carries one role at most, except through overrides):
    (shoulder, upper arm, forearm, hand; upper leg, lower leg, foot): strong names
    first (``LeftArm``, ``lShldr``, ``Collar``), then weak ones (``LeftShoulder`` is the
    clavicle above ``LeftArm`` but the upper arm below ``LeftCollar``), then the next
-   joint up the chain for a slot still empty (topology);
+   joint up the chain for a slot still empty (topology); a limb whose hand/foot is
+   unresolved is matched by names only, on the chain above its deepest joint that is
+   overridden or named as one of its other parts (``shoulder.L -> upper_arm.L ->
+   forearm.L``);
 6. **toe** = the topmost toe-named joint below the foot (MakeHuman ``toe1-1.L``, the
    big toe, by the lowest-number rule), else the foot's only eligible child;
    **chest** = the common ancestor of the two arms; **neck** = the topmost neck-named
@@ -34,7 +39,7 @@ a joint carries one role at most, except through overrides):
    **spine** = its first joint when that is not the chest.
 
 A role the rig lacks (Daz and Biovision rigs have no toe joint, GAMES-105 has no
-separate neck) is reported in ``unresolved``.
+separate neck, the ReActIdle rig no hand joint) is reported in ``unresolved``.
 """
 
 from __future__ import annotations
@@ -261,18 +266,34 @@ def _match_topology(slots: Sequence[str], filled: dict[str, int], taken: set[int
             filled[slots[k]] = at
 
 
+def _limb_anchor(ctx: _Context, draft: _Draft, side: Side, parts: Sequence[str]) -> int | None:
+    """Deepest joint of a limb without its hand/foot: set already (an override) or named as
+    one of ``parts``, and leading to no extremity or hips (``None`` if there is none)."""
+    others = [draft.joints[r] for r in (*_EXTREMITIES, "hips") if r in draft.joints]
+    known = [draft.joints[f"{side}_{p}"] for p in parts if f"{side}_{p}" in draft.joints]
+    named = [j for p in parts for j in ctx.named(p, side) if ctx.eligible[j]]
+    free = [j for j in (*known, *named) if not any(ctx.is_ancestor(j, o) for o in others)]
+    return max(free, key=lambda j: (len(ctx.paths[j]), -j), default=None)
+
+
 def _resolve_limb(ctx: _Context, draft: _Draft, side: Side, slots: Sequence[str]) -> None:
-    """Match the chain above the resolved hand/foot to ``slots`` (top to bottom)."""
+    """Match the chain above the resolved hand/foot to ``slots`` (top to bottom); without a
+    hand/foot, the chain above the limb's deepest other joint, by names only."""
     end = draft.joints.get(f"{side}_{slots[-1]}")
+    extremity = end is not None
     if end is None:
-        return
+        slots = slots[:-1]
+        end = _limb_anchor(ctx, draft, side, slots)
+        if end is None:
+            return
     chain = _limb_chain(ctx, draft, end)
     at = {j: i for i, j in enumerate(chain)}
     mine = {s: draft.joints.get(f"{side}_{s}") for s in slots}
     filled = {s: at[j] for s, j in mine.items() if j in at}
     taken = {at[j] for j in draft.joints.values() if j in at}
     _match_names(ctx, chain, side, slots, filled, taken)
-    _match_topology(slots, filled, taken)
+    if extremity:  # topology only counts up from a hand/foot
+        _match_topology(slots, filled, taken)
     for s, i in filled.items():
         draft.put(f"{side}_{s}", chain[i])
 
@@ -339,9 +360,13 @@ def _spine_chain(ctx: _Context, draft: _Draft) -> tuple[int, ...]:
 
 
 def _planned_extremities(ctx: _Context, draft: _Draft) -> None:
-    """Extremities that names missed, from :func:`body_plan`, if unrelated to known ones."""
+    """Extremities that names missed, from :func:`body_plan`, if unrelated to known ones and
+    not named as another part (an arm ending at ``forearm.L`` has no hand)."""
     known = [draft.joints[r] for r in _EXTREMITIES if r in draft.joints]
     for role, j in body_plan(ctx.skeleton, ctx.eligible).items():
+        kinds = ctx.classes[j].kinds()
+        if kinds and role.rpartition("_")[2] not in kinds:
+            continue
         if not any(ctx.is_ancestor(j, k) or ctx.is_ancestor(k, j) for k in known):
             draft.put(role, j)
 

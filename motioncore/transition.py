@@ -10,6 +10,11 @@ velocities are COM velocities (:func:`motioncore.momentum.measure`). B is
 resampled to A's frame rate when they differ (:func:`motioncore.resample.resample`;
 ``phase_b`` is then read at the nearest source frame), and its joints are put in
 A's order when only the order differs (:func:`motioncore.joint_order.reorder_like`).
+A raw clip that opens on a bind pose (the iClone CMU retargets' T-pose frame) loses
+it first, as :func:`motioncore.clean.clean` drops it (:func:`without_bind_pose`):
+its root's jump out of the pose would be A's peak speed (67.7 m/s on iClone takes)
+and the cut would land on frame 1. Frames of A and B are then counted after the
+dropped frames (``leading_frames_dropped`` in the report).
 
 **Cut methods** (frames of A, ``F_A`` frames):
 
@@ -50,7 +55,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from motioncore import alignment as alignment_mod
 from motioncore import blend as blend_mod
-from motioncore import engine, joint_order, momentum, mtp, quat, resample
+from motioncore import engine, joint_order, momentum, mtp, outliers, quat, resample
 from motioncore.clip import Clip
 from motioncore.entry import (
     DEFAULT_WEIGHTS,
@@ -148,6 +153,28 @@ class _Pair:
     alpha: float
     theta_max_deg: float
     undirected: mtp.MTPResult
+    dropped: tuple[int, int] = (0, 0)
+
+
+def without_bind_pose(clip: Clip) -> tuple[Clip, int]:
+    """``clip`` without the leading bind-pose frames :func:`motioncore.clean.clean` drops
+    (:func:`motioncore.outliers.leading_teleport`), and how many were dropped."""
+    drop, _ = outliers.leading_teleport(clip)
+    if drop == 0:
+        return clip, 0
+    return clip.with_arrays(clip.rotations[drop:], clip.translations[drop:]), drop
+
+
+def _trimmed(
+    clip: Clip | Features, phase: ArrayLike | None
+) -> tuple[Clip | Features, ArrayLike | None, int]:
+    """A raw clip and its phase without a leading bind pose (features are used as given)."""
+    if isinstance(clip, Features):
+        return clip, phase, 0
+    out, drop = without_bind_pose(clip)
+    if drop and phase is not None:
+        phase = np.asarray(phase, dtype=np.float64)[drop:]
+    return out, phase, drop
 
 
 def _prepare(
@@ -161,6 +188,8 @@ def _prepare(
 ) -> _Pair:
     if curve not in _CURVES:
         raise MotionCoreError(f"unknown momentum curve {curve!r}: use speed, energy or pca")
+    a, phase_a, drop_a = _trimmed(a, phase_a)
+    b, phase_b, drop_b = _trimmed(b, phase_b)
     fa = a if isinstance(a, Features) else features(a)
     b_clip = b.clip if isinstance(b, Features) else b
     pb = check_phase(phase_b, b_clip.num_frames, "phase_b")
@@ -185,7 +214,7 @@ def _prepare(
         min_peak=momentum.MIN_PEAK[curve],
     )
     pa = check_phase(phase_a, fa.clip.num_frames, "phase_a")
-    return _Pair(fa, fb, pa, pb, values, curve, alpha, theta_max_deg, test)
+    return _Pair(fa, fb, pa, pb, values, curve, alpha, theta_max_deg, test, (drop_a, drop_b))
 
 
 def _entry(pair: _Pair, cut: int, search_s: float, weights: EntryWeights) -> Entry:
@@ -357,6 +386,7 @@ class Comparison:
     curve: str
     blend_s: float
     blend: blend_mod.Method
+    leading_frames_dropped: tuple[int, int] = (0, 0)
 
     @property
     def chosen(self) -> Transition:
@@ -388,6 +418,7 @@ class Comparison:
             "alpha": self.alpha,
             "theta_max_deg": self.theta_max_deg,
             "curve": self.curve,
+            "leading_frames_dropped": dict(zip("ab", self.leading_frames_dropped, strict=True)),
         }
 
 
@@ -430,4 +461,6 @@ def compare(
         pair.a.clip.fps,
         blend_s,
     )
-    return Comparison(transitions, settings, alpha, theta_max_deg, curve, blend_s, blend)
+    return Comparison(
+        transitions, settings, alpha, theta_max_deg, curve, blend_s, blend, pair.dropped
+    )

@@ -21,9 +21,13 @@ every cut method of a pair so that their numbers compare.
   that ends at rest scores ≈ 0 at its end (§6.3's "终点切换 ≈ 0"), whatever B does.
 * ``energy_loss = (E_A(peak) - min E_out over the switch) / E_A(peak)`` (§6.1
   "切换前后动能差 / 切换前动能", ideal < 0.4).
-* ``foot_skate_cm_per_frame``: :func:`motioncore.footskate.skate_cm_per_frame` of the
-  output's own contacts within ``[blend_start - m, blend_stop + m]``,
-  ``m = round(0.05 s · fps)``, averaged over feet by counted frames (``None`` if none).
+* Both are ``None``, and ``unmeasured`` says why, when A's fastest COM speed is
+  under :data:`MIN_MOMENTUM_M_PER_S`: a clip that never builds momentum has none
+  to keep.
+* ``foot_slide_mps``: the worse foot's mean slide while planted (m/s,
+  :mod:`motioncore.measures`, independent of any contact detector) within output
+  frames ``[blend_start - m, blend_stop + m]``, ``m = round(0.05 s · fps)``
+  (``None`` when no foot is planted there).
 * ``pose_discontinuity_m``: RMS heading-frame joint distance between A at the cut
   and B at the entry (:mod:`motioncore.entry`): what the blend must hide.
 * ``max_joint_acceleration_m_per_s2``: the largest ``|p[i+1] - 2p[i] + p[i-1]| · fps²``
@@ -41,7 +45,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from motioncore import contacts, fk, footskate, momentum
+from motioncore import fk, measures, momentum
 from motioncore.blend import BlendResult
 from motioncore.clip import Clip
 from motioncore.entry import Features
@@ -50,6 +54,10 @@ from motioncore.skeleton import JointRoles
 FloatArray = NDArray[np.float64]
 SPEED_FLOOR_M_PER_S = 0.05
 SKATE_MARGIN_S = 0.05
+MIN_MOMENTUM_M_PER_S = 0.3
+"""A's fastest COM speed under this (m/s; ours, the speed under which a body stands
+rather than walks) means A never builds momentum: retention and energy loss, both
+relative to A's peak, would divide by a sway (an idle A into a walk read 13.6)."""
 _WINDOW_MARGIN_S = 0.2
 
 
@@ -60,14 +68,16 @@ class Metrics:
     velocity_continuity: float
     momentum_retention: float | None
     energy_loss: float | None
-    foot_skate_cm_per_frame: float | None
+    foot_slide_mps: float | None
     pose_discontinuity_m: float
     max_joint_acceleration_m_per_s2: float
     cut_frame: int
     entry_frame: int
+    unmeasured: str | None = None
+    """Why ``momentum_retention`` and ``energy_loss`` are ``None``, in words."""
 
     def as_dict(self) -> dict[str, Any]:
-        """Exactly the eight fields, JSON-able."""
+        """Exactly the nine fields, JSON-able."""
         return dict(self.__dict__)
 
 
@@ -121,21 +131,11 @@ def _switch_momentum(out: Clip, start: int, stop: int, roles: JointRoles) -> mom
     )
 
 
-def _skate(
-    out: Clip, positions: FloatArray, roles: JointRoles, window: tuple[int, int]
-) -> float | None:
-    """Foot skate (cm per counted frame) of ``out`` within output frames ``window``."""
-    mask = np.zeros(out.num_frames, dtype=bool)
-    mask[window[0] : window[1]] = True
-    total, counted = 0.0, 0
-    for foot in contacts.detect(out, roles, positions=positions).feet:
-        inside = replace(foot, contact=foot.contact & mask, ankle=foot.ankle & mask)
-        joint = footskate.planted_joint(inside)
-        n = int(np.count_nonzero((joint[1:] >= 0) & (joint[:-1] >= 0)))
-        if n:
-            total += footskate.skate_cm_per_frame(positions, inside) * n
-            counted += n
-    return total / counted if counted else None
+def _slide(out: Clip, roles: JointRoles, window: tuple[int, int]) -> float | None:
+    """Foot slide (m/s) of ``out`` within output frames ``window``: the worse foot's mean
+    slide while planted (:mod:`motioncore.measures`), ``None`` when no foot is planted."""
+    found = measures.measure(out, roles, frames=slice(*window))
+    return found.slide_mean_mps
 
 
 def _max_acceleration(positions: FloatArray, start: int, stop: int, fps: float) -> float:
@@ -154,6 +154,13 @@ def angle_deg(u: FloatArray, v: FloatArray) -> float | None:
     return float(np.degrees(np.arccos(np.clip(np.dot(u, v) / (nu * nv), -1.0, 1.0))))
 
 
+def _still(peak_speed: float) -> str:
+    return (
+        f"clip A never builds momentum (its fastest COM speed is {peak_speed:.2f} m/s, "
+        f"under {MIN_MOMENTUM_M_PER_S} m/s): there is no momentum to retain or lose"
+    )
+
+
 def _ratio(num: float, den: float) -> float | None:
     return num / den if den > 0.0 else None
 
@@ -169,6 +176,7 @@ def evaluate(fa: Features, fb: Features, res: BlendResult, pose_m: float) -> tup
     slowest = int(np.argmin(switch.speed))
     v_before, v_after = fa.momentum.com_velocity[cut], switch.com_velocity[-1]
     peak_speed = float(fa.momentum.speed[peak])
+    moves = peak_speed >= MIN_MOMENTUM_M_PER_S
     e_peak = float(fa.momentum.kinetic_energy[peak])
     e_min = float(switch.kinetic_energy.min())
     s_before = float(np.linalg.norm(v_before))
@@ -180,15 +188,16 @@ def evaluate(fa: Features, fb: Features, res: BlendResult, pose_m: float) -> tup
     metrics = Metrics(
         velocity_continuity=float(np.linalg.norm(v_entry - v_before))
         / max(0.5 * (s_before + s_join), SPEED_FLOOR_M_PER_S),
-        momentum_retention=_ratio(float(switch.speed[slowest]), peak_speed),
-        energy_loss=_ratio(e_peak - e_min, e_peak),
-        foot_skate_cm_per_frame=_skate(out, positions, fa.roles, window),
+        momentum_retention=_ratio(float(switch.speed[slowest]), peak_speed) if moves else None,
+        energy_loss=_ratio(e_peak - e_min, e_peak) if moves else None,
+        foot_slide_mps=_slide(out, fa.roles, window),
         pose_discontinuity_m=pose_m,
         max_joint_acceleration_m_per_s2=_max_acceleration(
             positions, res.blend_start, res.blend_stop, fps
         ),
         cut_frame=cut,
         entry_frame=res.entry,
+        unmeasured=None if moves else _still(peak_speed),
     )
     state = State(
         peak_frame=peak,

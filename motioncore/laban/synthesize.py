@@ -39,7 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from motioncore import canonical, fk, quat, retarget
+from motioncore import canonical, fk, measures, quat, retarget
 from motioncore.clip import Clip
 from motioncore.laban import body_path, foot_keys, gestures, timing
 from motioncore.laban.body_path import CANONICAL_LEG_M, FPS, MAX_REACH, SIDES
@@ -67,6 +67,9 @@ class Synthesis:
     ground_skate_m: float
     eps_physics_m2_s4: float
     eps_comfort_m2: float
+    measured: dict[str, object] | None = None
+    """:meth:`motioncore.measures.Measures.as_dict` of the animation on the ground
+    plane (independent of the footprints and phases that made it)."""
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -89,6 +92,9 @@ class Synthesis:
             "ground_skate_m": self.ground_skate_m,
             "eps_physics_m2_s4": self.eps_physics_m2_s4,
             "eps_comfort_m2": self.eps_comfort_m2,
+            "foot_slide_mps": (self.measured or {}).get("slide_mean_mps"),
+            "penetration_worst_m": (self.measured or {}).get("penetration_worst_m"),
+            "measures": self.measured,
         }
 
 
@@ -255,7 +261,10 @@ def _measured(
     ankles = positions[:, [_J[f"{side}_foot"] for side, _ in SIDES]]
     hips = positions[:, _J["hips"]]
     errors = com_errors(hips, ankles, down & on_print, clip.fps, body_path.nominal_leg_m())
-    return Synthesis(clip, prints, centre, lowest, skate, errors.physics_m2_s4, errors.comfort_m2)
+    measured = measures.measure(clip, canonical.roles(), floor_m=0.0).as_dict()
+    return Synthesis(
+        clip, prints, centre, lowest, skate, errors.physics_m2_s4, errors.comfort_m2, measured
+    )
 
 
 def _skate(

@@ -28,12 +28,13 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from motioncore import canonical, contacts, fk, footskate, gait, quat
+from motioncore import canonical, contacts, fk, footskate, gait, measures, quat
 from motioncore.alignment import yaw
 from motioncore.clip import Clip
 from motioncore.errors import MotionCoreError
 from motioncore.pfnn import dataset as data
 from motioncore.pfnn.network import Mode, Runtime, Weights
+from motioncore.skeleton import JointRoles
 
 FloatArray = NDArray[np.float64]
 Terrain = Callable[[FloatArray, FloatArray], FloatArray]
@@ -139,14 +140,18 @@ class Generated:
     phase_drift_rad: float
     cycles_per_s: float
     max_joint_speed_deg_s: float
+    penetration_worst_m: float = 0.0
+    penetration_share: float = 0.0
 
     def as_dict(self) -> dict[str, float | int | None]:
         """``frames``, ``fps``, ``path_rms_m`` (root to path, RMS), ``foot_slide_mps``
         (after the foot lock), ``foot_slide_raw_mps`` (the network's own),
         ``end_distance_m`` (last root position to the path's end), ``phase_drift_rad``
         (:func:`phase_drift_rad`), ``cycles_per_s`` (gait cycles per second) and
-        ``max_joint_speed_deg_s`` (the fastest any joint turns); ``None`` for what could
-        not be measured (a walk too short for three left strikes has no drift)."""
+        ``max_joint_speed_deg_s`` (the fastest any joint turns), ``penetration_worst_m`` and
+        ``penetration_share`` (how deep a foot point goes under the ground, and the share
+        of frames more than 1 cm under: :mod:`motioncore.measures`); ``None`` for what
+        could not be measured (a walk too short for three left strikes has no drift)."""
         measures: dict[str, float | int] = {
             "frames": self.clip.num_frames,
             "fps": self.clip.fps,
@@ -157,6 +162,8 @@ class Generated:
             "phase_drift_rad": self.phase_drift_rad,
             "cycles_per_s": self.cycles_per_s,
             "max_joint_speed_deg_s": self.max_joint_speed_deg_s,
+            "penetration_worst_m": self.penetration_worst_m,
+            "penetration_share": self.penetration_share,
         }
         return {k: v if np.isfinite(v) else None for k, v in measures.items()}
 
@@ -271,7 +278,7 @@ def generate(
         height = float(out[_HEIGHT])
         phase = float(np.mod(phase + max(float(out[_PHASE]), 0.0), 2.0 * np.pi))
     clip = canonical_clip(positions, facings, poses, heights, terrain)
-    return _measured(clip, phases, contact, path, foot_lock)
+    return _measured(clip, phases, contact, path, foot_lock, terrain is flat)
 
 
 def next_pose(pose: FloatArray, out: FloatArray) -> FloatArray:
@@ -303,19 +310,19 @@ def canonical_clip(
     )
 
 
-def foot_slide_mps(clip: Clip) -> float:
-    """Mean horizontal speed (m/s) of the planted joint (ankle, or toe after heel-off)
-    over both feet's contact frames (:mod:`motioncore.contacts`, seed 002 §5.2);
-    ``nan`` without contacts."""
-    positions = fk.positions(clip)
-    total, counted = 0.0, 0
-    for foot in contacts.detect(clip, canonical.roles(), positions=positions).feet:
-        joint = footskate.planted_joint(foot)
-        n = int(np.count_nonzero((joint[1:] >= 0) & (joint[:-1] >= 0)))
-        if n:
-            total += footskate.skate_cm_per_frame(positions, foot) / 100.0 * clip.fps * n
-            counted += n
-    return total / counted if counted else float("nan")
+def foot_slide_mps(clip: Clip, floor_m: float | None = None) -> float:
+    """The worse foot's mean slide while planted, m/s (:mod:`motioncore.measures`, seed 002
+    §5.2; independent of the contacts the foot lock uses); ``nan`` when no foot is
+    planted. ``floor_m``: the ground's height where it is known (0 on flat ground)."""
+    slide = measures.measure(clip, canonical.roles(), floor_m=floor_m).slide_mean_mps
+    return float("nan") if slide is None else slide
+
+
+def foot_lock(clip: Clip, floor_m: float | None, roles: JointRoles | None = None) -> Clip:
+    """``clip`` with its planted feet locked and kept above the floor
+    (:func:`motioncore.footskate.cleanup` on :func:`motioncore.contacts.detect`)."""
+    roles = roles if roles is not None else canonical.roles()
+    return footskate.cleanup(clip, contacts.detect(clip, roles, floor_m=floor_m), roles)
 
 
 def phase_drift_rad(clip: Clip, phases: FloatArray) -> float:
@@ -334,11 +341,18 @@ def phase_drift_rad(clip: Clip, phases: FloatArray) -> float:
 
 
 def _measured(
-    clip: Clip, phases: FloatArray, contact: NDArray[np.bool_], path: Path, foot_lock: bool
+    clip: Clip,
+    phases: FloatArray,
+    contact: NDArray[np.bool_],
+    path: Path,
+    lock: bool,
+    flat_ground: bool,
 ) -> Generated:
-    raw_slide = foot_slide_mps(clip)
-    if foot_lock:
-        clip = footskate.cleanup(clip, contacts.detect(clip, canonical.roles()), canonical.roles())
+    floor = 0.0 if flat_ground else None
+    raw_slide = foot_slide_mps(clip, floor)
+    if lock:
+        clip = foot_lock(clip, floor)
+    measured = measures.measure(clip, canonical.roles(), floor_m=floor)
     root = fk.positions(clip)[:, 0][:, [0, 2]]
     distances = np.array([path.project(p)[1] for p in root])
     return Generated(
@@ -346,11 +360,13 @@ def _measured(
         phases,
         contact,
         float(np.sqrt(np.mean(distances**2))),
-        foot_slide_mps(clip),
+        foot_slide_mps(clip, floor),
         raw_slide,
         float(np.linalg.norm(root[-1] - path.points[-1])),
         phase_drift_rad(clip, phases),
         float(np.unwrap(phases)[-1] - phases[0]) / (2.0 * np.pi) / clip.duration_s,
         float(np.degrees(quat.angle_between(clip.rotations[1:], clip.rotations[:-1])).max())
         * clip.fps,
+        measured.penetration_worst_m,
+        measured.penetration_share,
     )

@@ -40,6 +40,10 @@ def test_every_test_score_animates_on_the_floor_without_skating(path: object) ->
     assert np.isfinite(out.clip.rotations).all()
     assert out.min_foot_height_m > -0.001  # never below the floor
     assert out.ground_skate_m < 0.01  # a standing foot moves less than 1 cm
+    # ... and by the independent measures (not the footprints that made the animation)
+    measured = out.measured or {}
+    assert measured["slide_mean_mps"] is None or measured["slide_mean_mps"] < 0.01
+    assert measured["penetration_worst_m"] < 0.001 and measured["penetration_share"] == 0.0
     positions = fk.positions(out.clip)
     hips = positions[:, J["hips"], 1]
     jumps = path.stem in ("run", "jump_forms")  # type: ignore[attr-defined]

@@ -107,9 +107,13 @@ def test_splits_are_by_clip_deterministic_and_never_empty() -> None:
 
 
 def test_a_dataset_of_real_walks_holds_out_whole_clips_and_saves(tmp_path: object) -> None:
-    # Two shipped clips long enough for a 1.5 s trajectory window, under four names.
-    walk60, cmu = bvh.load(WALK), bvh.load(SAMPLE_DIR / "cmu-bvh11" / "131_02.bvh")
-    built = data.build({"a": walk60, "b": cmu, "c": walk60, "d": cmu})
+    # Two shipped walks long enough for a 1.5 s trajectory window, under four names (CMU
+    # 131_02's Michael Jackson glide slides on its toes: no strike, no phase, no sample).
+    walk60, xia = (
+        bvh.load(WALK),
+        bvh.load(SAMPLE_DIR / "deep-motion-editing" / "xia_angry_13_000.bvh"),
+    )
+    built = data.build({"a": walk60, "b": xia, "c": walk60, "d": xia})
     assert set(built.split) == set(data.SPLITS)
     for i, name in enumerate(built.clips):  # a mirror is in its clip's split
         original = built.clips.index(name.removesuffix("#mirror"))

@@ -48,11 +48,11 @@ def test_bad_blends_are_refused() -> None:
 
 @pytest.fixture(scope="module")
 def walks() -> data.Dataset:
-    walk60, cmu = (
+    walk60, xia = (
         bvh.load(SAMPLE_DIR / "games105" / "walk60.bvh"),
-        bvh.load(SAMPLE_DIR / "cmu-bvh11" / "131_02.bvh"),
+        bvh.load(SAMPLE_DIR / "deep-motion-editing" / "xia_angry_13_000.bvh"),
     )
-    return data.build({"a": walk60, "b": cmu, "c": walk60, "d": cmu})
+    return data.build({"a": walk60, "b": xia, "c": walk60, "d": xia})
 
 
 @pytest.fixture(scope="module")

@@ -14,6 +14,7 @@ from conftest import SAMPLE_DIR, manifest_rows, shared_data_dir
 from motioncore import bvh, canonical, cli, fk
 from motioncore.pfnn import dataset as data
 from motioncore.pfnn import generate as gen
+from motioncore.pfnn import on_rig
 from motioncore.pfnn.network import SHIPPED_WEIGHTS, Weights
 
 PATHS = {
@@ -22,6 +23,26 @@ PATHS = {
     "zigzag": [[0, 0], [3, 4], [0, 8], [3, 12], [0, 16], [3, 20], [0, 24], [3, 28], [0, 32]],
 }
 SPEED = 1.3
+_T = np.linspace(0.0, 2.0 * np.pi, 73)
+FEET_PATHS = {
+    "straight": [[0.0, 0.0], [0.0, 40.0]],
+    # a circle of radius 3 m walked twice (30 s at 1.3 m/s is 39 m; one lap is 18.8 m)
+    "circle": np.concatenate([np.stack([3 - 3 * np.cos(_T), 3 * np.sin(_T)], -1)] * 3).tolist(),
+    # a figure-eight of two 3 m loops
+    "figure-eight": np.concatenate(
+        [
+            np.stack([3 * np.sin(_T), 3 - 3 * np.cos(_T)], -1),
+            np.stack([-3 * np.sin(_T), -3 + 3 * np.cos(_T)], -1),
+        ]
+        * 2
+    ).tolist(),
+    "corner": [[0.0, 0.0], [0.0, 20.0], [20.0, 20.0]],
+}
+RIGS = {
+    "canonical": None,
+    "games105": SAMPLE_DIR / "games105" / "walk60.bvh",
+    "cmu-3dsmax": SAMPLE_DIR / "cmu-bvh11" / "131_02.bvh",
+}
 
 
 @pytest.fixture(scope="module")
@@ -64,6 +85,38 @@ def test_a_30_second_walk_follows_the_path_without_sliding_drifting_or_exploding
     assert abs(float(np.median(speed)) - SPEED) < 0.35 * SPEED
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("rig", list(RIGS))
+@pytest.mark.parametrize("name", list(FEET_PATHS))
+def test_30_seconds_on_every_path_and_rig_keep_the_feet_planted_and_above_the_ground(
+    weights: Weights, name: str, rig: str
+) -> None:
+    """Seed 002 §5.2's foot slide < 0.05 m/s and no foot point more than 1 cm under the
+    ground, by the independent measures, with the path walked as given in metres."""
+    path = gen.Path.of(FEET_PATHS[name])
+    if RIGS[rig] is None:
+        made = gen.generate(weights, path, SPEED, seconds=30.0)
+        got = made.as_dict()
+    else:
+        got = on_rig.walk(weights, path, SPEED, bvh.load(RIGS[rig]), seconds=30.0).as_dict()
+    assert got["frames"] == 1800
+    assert got["path_rms_m"] < 0.2, got
+    assert got["foot_slide_mps"] is not None and got["foot_slide_mps"] < 0.05, got
+    assert got["penetration_share"] == 0.0 and got["penetration_worst_m"] < 0.01, got
+
+
+def test_a_rig_walks_the_path_in_metres() -> None:
+    """A 3 m circle on a rig with longer legs is a 3 m circle, not 3 m × leg ratio."""
+    rig = bvh.load(RIGS["games105"])  # type: ignore[arg-type]
+    weights = Weights.load(SHIPPED_WEIGHTS)
+    circle = gen.Path.of(FEET_PATHS["circle"][:73])
+    walk = on_rig.walk(weights, circle, SPEED, rig, seconds=12.0)
+    assert walk.scale != pytest.approx(1.0, abs=0.02)  # the rig's legs are not canonical
+    hips = fk.positions(walk.clip)[:, 0][:, [0, 2]]
+    radius = np.linalg.norm(hips - [3.0, 0.0], axis=-1)
+    assert float(np.median(radius)) == pytest.approx(3.0, abs=0.25)
+
+
 def test_evaluation_measures_pose_error_against_repeating_the_pose(weights: Weights) -> None:
     from motioncore.pfnn import evaluate
 
@@ -88,6 +141,21 @@ def test_the_command_line_writes_a_bvh_and_the_measures(tmp_path: Path, capsys: 
     assert clip.skeleton.names == canonical.NAMES and clip.num_frames == report["frames"]
     bad = cli.main(["pfnn", "generate", "--path", "0,0", "--speed", "1", "-o", str(out)])
     assert bad == 2
+
+
+def test_evaluate_names_what_is_missing(tmp_path: Path, capsys: object) -> None:
+    assert cli.main(["pfnn", "evaluate", "--data", str(tmp_path)]) == 2
+    assert "has no MANIFEST.csv" in capsys.readouterr().err  # type: ignore[attr-defined]
+    (tmp_path / "MANIFEST.csv").write_text("relative_path,category\n", encoding="utf-8")
+    assert cli.main(["pfnn", "evaluate", "--data", str(tmp_path)]) == 2
+    first = sorted({c.split("#")[0] for c in Weights.load(SHIPPED_WEIGHTS).meta["clips"]["test"]})[
+        0
+    ]
+    err = capsys.readouterr().err  # type: ignore[attr-defined]
+    assert f"the held-out clip {first} is not in {tmp_path}" in err
+    missing = tmp_path / "none.npz"
+    assert cli.main(["pfnn", "evaluate", "--data", str(tmp_path), "--weights", str(missing)]) == 2
+    assert f"no weights at {missing}" in capsys.readouterr().err  # type: ignore[attr-defined]
 
 
 def test_pfnn_train_reproduces_the_shipped_weights(tmp_path: Path, shared_data: Path) -> None:

@@ -283,6 +283,50 @@ def test_a_shoulder_joint_between_clavicle_and_upper_arm_takes_no_role() -> None
     assert _roles(_make(rows)) == names
 
 
+def _handless_rigify_arms() -> Skeleton:
+    """CMU-named body whose arms are Rigify's shoulder/upper_arm/forearm .L/.R, no hands
+    (the forearm ends in an End Site at the wrist, as in ReActIdle)."""
+    names = dict(CMU_NAMES)
+    for side, tag in (("left", "L"), ("right", "R")):
+        for part in ("shoulder", "upper_arm", "forearm"):
+            names[f"{side}_{part}"] = f"{part}.{tag}"
+    rows = _rows_of(_humanoid(names))
+    return _make([r for r in rows if r[0] not in ("LeftHand", "RightHand")])
+
+
+def test_handless_arm_keeps_its_named_chain_and_its_forearm_is_no_hand() -> None:
+    sk = _handless_rigify_arms()
+    roles = skeleton.infer(sk)
+    found = {r: sk.names[j] for r, j in roles.joints.items()}
+    for side, tag in (("left", "L"), ("right", "R")):
+        assert found[f"{side}_shoulder"] == f"shoulder.{tag}"
+        assert found[f"{side}_upper_arm"] == f"upper_arm.{tag}"
+        assert found[f"{side}_forearm"] == f"forearm.{tag}"
+        assert roles.how[f"{side}_forearm"] == "name"
+    assert {"left_hand", "right_hand"} <= set(roles.unresolved)
+    assert not roles.is_humanoid
+    assert found["hips"] == "Hips" and found["chest"] == "Spine1" and found["head"] == "Head"
+    assert found["left_foot"] == "LeftFoot" and found["right_toe"] == "RightToeBase"
+
+
+def test_handless_arm_with_an_overridden_forearm_still_names_its_upper_joints() -> None:
+    roles = _roles(_handless_rigify_arms(), left_forearm="forearm.L")
+    assert roles["left_forearm"] == "forearm.L"
+    assert roles["left_upper_arm"] == "upper_arm.L" and roles["left_shoulder"] == "shoulder.L"
+    assert "left_hand" not in roles
+
+
+def test_a_footless_leg_keeps_its_named_upper_and_lower_leg() -> None:
+    rows = _rows_of(_humanoid(CMU_NAMES))
+    sk = _make([r for r in rows if r[0] not in ("LeftFoot", "LeftToeBase")])
+    roles = skeleton.infer(sk)
+    found = {r: sk.names[j] for r, j in roles.joints.items()}
+    assert found["left_upper_leg"] == "LeftUpLeg" and found["left_lower_leg"] == "LeftLeg"
+    assert {"left_foot", "left_toe"} <= set(roles.unresolved)
+    assert found["hips"] == "Hips" and found["right_foot"] == "RightFoot"
+    assert not roles.is_humanoid
+
+
 def test_twist_bones_are_never_limb_joints() -> None:
     """A twist bone on the chain between upper arm and hand leaves the forearm unresolved."""
     names = dict(CMU_NAMES, left_forearm="LeftForeArmTwist01")
@@ -377,14 +421,23 @@ MAX_LIMBS = _limbs("{S}Collar {S}Shoulder {S}Elbow {S}Wrist", "{S}Hip {S}Knee {S
 
 EXPECTED: dict[str, dict[str, str | None]] = {
     # CMU, cgspeed MotionBuilder-friendly release (fairmotion, creativeinquiry -mb,
-    # deep-motion-editing)
+    # deep-motion-editing, mb-motionviewer)
     "cmu-cgspeed": _rig(_central("Hips LowerBack Spine1 Neck Head"), CMU_LIMBS),
-    # CMU, 3ds Max-friendly release (bvh11): Collar/Shoulder/Elbow/Wrist, Hip/Knee/Ankle/Toe
+    # CMU, 3ds Max-friendly release (bvh11, 3dsmax-jinny42, 3dsmax-blendercli):
+    # Collar/Shoulder/Elbow/Wrist, Hip/Knee/Ankle/Toe
     "cmu-3dsmax": _rig(_central("Hips lowerback Chest2 lowerneck Head"), MAX_LIMBS),
-    # CMU, Daz-friendly release (creativeinquiry, makehuman-legacy 02_02): no toe joints
+    # CMU, Daz-friendly release (creativeinquiry, makehuman-legacy 02_02, daz-przestr):
+    # no toe joints
     "cmu-daz": _rig(
         _central("hip abdomen chest neck head"),
         _limbs("{S}Collar {S}Shldr {S}ForeArm {S}Hand", "{S}Thigh {S}Shin {S}Foot -"),
+        ("l", "r"),
+    ),
+    # CMU with the original ASF bone names (daz-przestr 16_01 and 16_02, unlike the Daz rig
+    # of the rest of that folder): the 3ds Max topology, lwrist the wrist with lhand below
+    "cmu-asf": _rig(
+        _central("hip lowerback thorax lowerneck head"),
+        _limbs("{S}clavicle {S}humerus {S}radius {S}wrist", "{S}femur {S}tibia {S}foot {S}toes"),
         ("l", "r"),
     ),
     # iClone CC_Base_ (some files rooted at RL_BoneRoot); twist and ShareBone joints skipped
@@ -445,25 +498,40 @@ EXPECTED: dict[str, dict[str, str | None]] = {
         _central("Hips - Chest Neck Head"),
         _limbs("{S}Collar {S}UpArm {S}LowArm {S}Hand", "{S}UpLeg {S}LowLeg {S}Foot -"),
     ),
+    # ReActIdle, a Blender/Rigify-style 19-joint rig: pelvis -> spine, spine.001 (arms and
+    # neck), neck, face (the head); upper_arm/forearm .L/.R end in End Sites (no hand
+    # joints), thigh/shin/foot .L/.R too (no toes); the pelvis.L/.R leaves take no role
+    "blender-idle": _rig(
+        _central("pelvis spine spine.001 neck face"),
+        _limbs("shoulder.{S} upper_arm.{S} forearm.{S} -", "thigh.{S} shin.{S} foot.{S} -"),
+        R,
+    ),
 }
 
 RIG_OF_SOURCE = {
     "bandai-namco": "bandai-namco",
     "bvh-python-20tab": "mixamo",
     "bvh-python-alinen": "mixamo-beta",
+    "cmu-3dsmax-blendercli": "cmu-3dsmax",
+    "cmu-3dsmax-jinny42": "cmu-3dsmax",
     "cmu-bvh11": "cmu-3dsmax",
     "cmu-creativeinquiry": "cmu-daz",
+    "cmu-daz-przestr": "cmu-daz",
     "cmu-fairmotion": "cmu-cgspeed",
     "cmu-iclone": "iclone",
+    "cmu-mb-motionviewer": "cmu-cgspeed",
     "cmu-pybvh": "pybvh-spine3",
     "deep-motion-editing": "cmu-cgspeed",
     "games105": "games105",
     "makehuman": "makehuman-default",
     "makehuman-legacy": "cmu-daz",
     "perfume": "perfume",
+    "reactidle": "blender-idle",
 }
 RIG_OF_FILE = {
     "cmu-creativeinquiry/05_20-mb.bvh": "cmu-cgspeed",
+    "cmu-daz-przestr/16_01.bvh": "cmu-asf",
+    "cmu-daz-przestr/16_02.bvh": "cmu-asf",
     "cmu-pybvh/bvh_test2.bvh": "perfume",
     "cmu-pybvh/bvh_test3.bvh": "pybvh-fingers",
     "games105/motion.bvh": "mixamo",
@@ -473,9 +541,14 @@ RIG_OF_FILE = {
     "makehuman-legacy/example1.bvh": "biovision",
 }
 NOT_HUMANOID: dict[str, str] = {}
-"""relative path -> why it is left out. Empty: every corpus file has a full humanoid
-skeleton, makehuman/face-poseunits.bvh included (its frames move only the face, but its
-hierarchy is the complete 163-joint default rig)."""
+"""relative path -> why it is left out. Empty: every corpus rig is checked,
+makehuman/face-poseunits.bvh included (its frames move only the face, but its hierarchy
+is the complete 163-joint default rig), and so is ReActIdle, whose rig has no hand joints
+and so is not humanoid (its expected roles say so)."""
+
+
+HUMANOID_ROLES = ("hips", "left_foot", "right_foot", "left_hand", "right_hand")
+"""The roles :attr:`JointRoles.is_humanoid` asks for."""
 
 
 def _rig_of(relative: str) -> str:
@@ -495,7 +568,7 @@ def _check_expected_roles(path: Path, relative: str) -> None:
     found = {r: sk.names[j] for r, j in roles.joints.items()}
     assert found == {r: n for r, n in expected.items() if n is not None}
     assert set(roles.unresolved) == {r for r, n in expected.items() if n is None}
-    assert roles.is_humanoid
+    assert roles.is_humanoid == all(expected[r] is not None for r in HUMANOID_ROLES)
     if expected["left_toe"] is not None:
         roles.require("left_toe", "right_toe")
 
@@ -512,6 +585,6 @@ def test_every_sample_clip_has_its_expected_roles(relative: str) -> None:
 
 def test_every_corpus_file_has_an_expected_rig(shared_data: Path) -> None:
     files = _bvh_files(shared_data / "bvh")
-    assert len(files) == 117
+    assert len(files) == 237
     assert [f for f in files if _rig_of(f) not in EXPECTED] == []
     assert set(RIG_OF_FILE) <= set(files)

@@ -23,11 +23,12 @@ METRIC_KEYS = {
     "velocity_continuity",
     "momentum_retention",
     "energy_loss",
-    "foot_skate_cm_per_frame",
+    "foot_slide_mps",
     "pose_discontinuity_m",
     "max_joint_acceleration_m_per_s2",
     "cut_frame",
     "entry_frame",
+    "unmeasured",
 }
 
 
@@ -194,7 +195,9 @@ def test_compare_json_has_exactly_the_documented_keys() -> None:
         "alpha",
         "theta_max_deg",
         "curve",
+        "leading_frames_dropped",
     }
+    assert report["leading_frames_dropped"] == {"a": 0, "b": 0}
     assert set(report["cut"]) == {"frame", "time_s", "method", "reason", "breakdown"}
     assert set(report["methods"]) == {"mtp", "end", "fixed70", "threshold"}
     layout_keys = {"method", "frames", "cut_frame", "entry_frame", "blend_start_frame"}
@@ -216,6 +219,35 @@ def test_compare_json_has_exactly_the_documented_keys() -> None:
     assert (
         comparison.transitions["end"].clip.num_frames
         == 120 + 121 - report["metrics"]["end"]["entry_frame"]
+    )
+
+
+def test_a_leading_bind_pose_is_dropped_before_the_cut_is_chosen() -> None:
+    """An iClone-style take: a T-pose frame 2 m from where the take starts. Kept, its
+    jump would be A's peak (120 m/s here) and every cut would be judged against it."""
+    a, b = sine_bell(), ramp()
+    bind = a.translations[:1].copy()
+    bind[0, 0] += np.array([2.0, 0.0, 0.0])
+    with_bind = a.with_arrays(
+        np.concatenate([a.rotations[:1], a.rotations]), np.concatenate([bind, a.translations])
+    )
+    plain, trimmed = transition.compare(a, b), transition.compare(with_bind, b)
+    assert trimmed.as_dict()["leading_frames_dropped"] == {"a": 1, "b": 0}
+    assert trimmed.as_dict()["metrics"] == plain.as_dict()["metrics"]
+    assert trimmed.chosen.state.peak_speed_m_per_s < 2.0
+
+
+def test_retention_and_energy_loss_are_unmeasured_when_a_never_moves() -> None:
+    """An idle A (a 5 cm/s sway) into a walk: no momentum to keep, so no ratio to it."""
+    t = np.arange(121) / FPS
+    idle = rigid(0.002 * np.sin(2 * np.pi * t * 0.5) * 4)
+    got = transition.compare(idle, ramp())
+    for method, metrics in got.as_dict()["metrics"].items():
+        assert metrics["momentum_retention"] is None and metrics["energy_loss"] is None, method
+        assert "never builds momentum" in metrics["unmeasured"]
+    assert all(
+        m["unmeasured"] is None
+        for m in transition.compare(sine_bell(), ramp()).as_dict()["metrics"].values()
     )
 
 

@@ -222,7 +222,7 @@ def _report_metrics(cut: int, entry: int, retention: float) -> dict[str, Any]:
         "velocity_continuity": 0.081,
         "momentum_retention": retention,
         "energy_loss": 0.45,
-        "foot_skate_cm_per_frame": None,
+        "foot_slide_mps": None,
         "pose_discontinuity_m": 0.151,
         "max_joint_acceleration_m_per_s2": 120.0,
         "cut_frame": cut,

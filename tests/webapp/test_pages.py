@@ -9,13 +9,17 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
+from conftest import SAMPLES, processed
+from motioncore import bvh, quat
 from webapp.clips import presenters
 from webapp.clips.models import Clip
 from webapp.clips.presenters import report_view
@@ -353,11 +357,42 @@ def test_analysis_view_handles_missing_unavailable_and_sparse_analyses() -> None
 
 def test_skate_readout_per_foot_with_units() -> None:
     report = {
-        "skate_before_cm_per_frame": {"left": 0.5234, "right": None},
-        "skate_after_cm_per_frame": {"left": 0.0123, "right": None},
+        "measures_before": {
+            "feet": {"left": {"slide_median_mps": 0.05234}, "right": {"slide_median_mps": None}},
+            "penetration_worst_m": 0.0312,
+        },
+        "measures_after": {
+            "feet": {"left": {"slide_median_mps": 0.00123}, "right": {"slide_median_mps": None}},
+            "penetration_worst_m": 0.0,
+        },
     }
     assert presenters.skate_readout(report) == [
-        "left foot skate 0.52 → 0.01 cm/frame",
-        "right foot skate — → —",
+        "left foot slide 0.052 → 0.001 m/s",
+        "right foot slide — → —",
+        "deepest foot point under the floor 3.1 → 0.0 cm",
     ]
     assert presenters.skate_readout(None) == [] and presenters.skate_readout({}) == []
+    assert presenters.clean_warnings({"warnings": ["a", "b"]}) == ["a", "b"]
+    assert presenters.clean_warnings(None) == []
+
+
+def test_clip_page_shows_the_cleaning_warnings(
+    project: Project, members: dict[str, AbstractUser]
+) -> None:
+    """A take that opens on a bind pose: the cleaning drops it and the page says so."""
+    take = bvh.load(SAMPLES / "games105" / "walk60.bvh")
+    root = int(take.skeleton.roots[0])
+    bind_tr = take.translations[:1].copy()
+    bind_tr[0, root] += np.array([2.0, 0.0, -1.5])
+    with_bind = take.with_arrays(
+        np.concatenate([quat.identity((1, take.skeleton.num_joints)), take.rotations]),
+        np.concatenate([bind_tr, take.translations]),
+    )
+    path = Path(settings.MEDIA_ROOT) / "bind_pose_walk.bvh"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(bvh.dump(with_bind))
+    clip = processed(project, members["editor"], path)
+    page = logged_in(members["viewer"]).get(reverse("clip", args=[clip.pk])).content.decode()
+    assert "No warnings." not in page
+    assert re.search(r"<li data-clean-warning>Cleaning: dropped 1 leading frame\(s\)", page)
+    assert "foot slide" in page and "m/s" in page

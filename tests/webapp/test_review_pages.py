@@ -140,7 +140,7 @@ def test_the_page_shows_status_reviewers_parameters_metrics_and_reports(
         assert text in html, text
     assert "50 frames" in html and "crossfade over 0.12 s" in html
     # The metrics snapshot with units, the proposed method marked.
-    for unit in ("(cm/frame)", "(m)", "(m/s²)"):
+    for unit in ("(m/s)", "(m)", "(m/s²)"):
         assert unit in html, unit
     assert re.search(r'<tr data-method="mtp" class="is-chosen"', html)
     assert '<tr data-method="end">' in html
@@ -394,14 +394,14 @@ def test_two_proposals_compared(proposal: Proposal, members: dict[str, AbstractU
     sources = _json_script(html, "compare-sources")
     assert list(sources) == [f"p{proposal.pk}", f"p{v2.pk}"]
     assert sources[f"p{v2.pk}"]["url"].endswith("/download/viewer-end.json/")
-    assert html.count("data-metrics") == 2 and html.count("(cm/frame)") == 3
+    assert html.count("data-metrics") == 2 and html.count("Foot slide (m/s)") == 3
     summary = html.split("data-compare-summary")[1].split("</table>")[0]
     retention = re.search(r"Retention</th>(.*?)</tr>", summary)
     assert retention and re.findall(r'<td class="num">(.*?)</td>', retention.group(1)) == [
         "<strong>0.696</strong>",
         "0.416",
     ]
-    assert "End of clip" in summary and "Skate (cm/frame)</th>" in summary
+    assert "End of clip" in summary and "Foot slide (m/s)</th>" in summary
     assert "frame 30 · 0.50 s" in html and "frame 44 · 0.73 s" in html
     assert len(re.findall(r"<select data-side=", html)) == 2
     for query in ({"a": proposal.pk}, {"a": "x", "b": v2.pk}, {"a": v2.pk, "b": v2.pk}):

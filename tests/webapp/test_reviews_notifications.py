@@ -310,7 +310,7 @@ def test_the_csv_report_parses(reviewed: Proposal, members: dict[str, AbstractUs
     assert cells[("parameter", "cut_frame")] == "30"
     assert cells[("parameter", "alpha")] == "0.6"
     assert float(cells[("metric", "mtp.momentum_retention")]) == 0.696
-    assert cells[("metric", "end.foot_skate_cm_per_frame")] == ""
+    assert cells[("metric", "end.foot_slide_mps")] == ""
     assert len([k for k in cells if k[0] == "metric"]) == 2 * 8
     assert tuple(comments[0]) == COMMENT_COLUMNS
     top, reply = (dict(zip(COMMENT_COLUMNS, row, strict=True)) for row in comments[1:])

@@ -189,7 +189,7 @@ def test_comparison_rows_mark_each_columns_best_and_tolerate_gaps() -> None:
         "velocity_continuity": 0.1,
         "momentum_retention": 0.8,
         "energy_loss": 0.2,
-        "foot_skate_cm_per_frame": None,
+        "foot_slide_mps": None,
         "pose_discontinuity_m": 0.05,
         "max_joint_acceleration_m_per_s2": 40.0,
         "cut_frame": 10,

@@ -153,17 +153,36 @@ def download_url(clip_id: int, name: str) -> str:
 
 
 def skate_readout(report: Mapping[str, Any] | None) -> list[str]:
-    """Per foot: skate during contact before → after cleaning, cm per contact frame."""
+    """Per foot: median foot slide while planted before → after cleaning, m/s (the
+    independent measures of the cleaning report), and the worst floor penetration."""
     if not report:
         return []
-    before = report.get("skate_before_cm_per_frame") or {}
-    after = report.get("skate_after_cm_per_frame") or {}
-    return [
-        f"{side} foot skate {_number(before.get(side), 2, '')} → "
-        f"{_number(after.get(side), 2, 'cm/frame')}"
+    before = _feet(report.get("measures_before"))
+    after = _feet(report.get("measures_after"))
+    lines = [
+        f"{side} foot slide {_number(before[side].get('slide_median_mps'), 3, '')} → "
+        f"{_number((after.get(side) or {}).get('slide_median_mps'), 3, 'm/s')}"
         for side in ("left", "right")
         if side in before
     ]
+    depth_before = (report.get("measures_before") or {}).get("penetration_worst_m")
+    depth_after = (report.get("measures_after") or {}).get("penetration_worst_m")
+    if depth_before is not None and depth_after is not None:
+        lines.append(
+            f"deepest foot point under the floor {_number(100 * depth_before, 1, '')} → "
+            f"{_number(100 * depth_after, 1, 'cm')}"
+        )
+    return lines
+
+
+def clean_warnings(report: Mapping[str, Any] | None) -> list[str]:
+    """The cleaning report's warnings (bind-pose frames dropped, no contact found, ...)."""
+    return [str(w) for w in (report or {}).get("warnings") or []]
+
+
+def _feet(measured: Any) -> dict[str, dict[str, Any]]:
+    feet = (measured or {}).get("feet") if isinstance(measured, Mapping) else None
+    return {str(k): dict(v) for k, v in feet.items()} if isinstance(feet, Mapping) else {}
 
 
 def viewer_url(clip: Clip, ready: Mapping[str, bool], name: str = "viewer.json") -> str | None:

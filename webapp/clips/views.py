@@ -109,6 +109,7 @@ def clip_detail(request: HttpRequest, clip_id: int) -> HttpResponse:
     can_edit = (
         ROLE_RANK[role_of(project=clip.project, user=user) or Role.VIEWER] >= ROLE_RANK[Role.EDITOR]
     )
+    clean_report = clip_artifact_json(clip, ArtifactKind.CLEAN_REPORT)
     context = {
         "clip": clip,
         "project": clip.project,
@@ -117,7 +118,8 @@ def clip_detail(request: HttpRequest, clip_id: int) -> HttpResponse:
         "analysis": presenters.analysis_view(clip_analysis_stored(clip)),
         "viewer_url": presenters.viewer_url(clip, ready),
         "raw_viewer_url": presenters.viewer_url(clip, ready, "viewer-raw.json"),
-        "skate": presenters.skate_readout(clip_artifact_json(clip, ArtifactKind.CLEAN_REPORT)),
+        "skate": presenters.skate_readout(clean_report),
+        "clean_warnings": presenters.clean_warnings(clean_report),
         "camera_presets": CAMERA_PRESETS,
         "analysis_url": reverse("api:clip-analysis", args=[clip.pk]),
         "saved": analysis_parameters(clip, {}),

@@ -50,8 +50,9 @@ class ScoreSerializer(serializers.ModelSerializer[Score]):
         read_only_fields = fields
 
     def get_measures(self, score: Score) -> dict[str, Any]:
-        keys = ("frames", "fps", "eps_physics_m2_s4", "eps_comfort_m2", "min_foot_height_m")
-        out = {k: score.animation.get(k) for k in (*keys, "ground_skate_m")}
+        keys: tuple[str, ...] = ("frames", "fps", "eps_physics_m2_s4", "eps_comfort_m2")
+        keys += ("min_foot_height_m", "ground_skate_m", "foot_slide_mps", "penetration_worst_m")
+        out = {k: score.animation.get(k) for k in keys}
         out["steps"] = sum(1 for p in score.animation.get("footprints", []) if p["kind"] != "start")
         return out
 

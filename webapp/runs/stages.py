@@ -23,10 +23,10 @@ from django.core.files.base import ContentFile
 from django.core.files.storage import Storage
 from django.db import transaction
 
-from motioncore import analysis, bvh, clean, export, retarget, transition
+from motioncore import analysis, bvh, clean, export, transition
 from motioncore.clip import Clip as MotionClip
 from motioncore.errors import MotionCoreError
-from motioncore.pfnn import generate
+from motioncore.pfnn import generate, on_rig
 from motioncore.pfnn.network import SHIPPED_WEIGHTS, Weights
 from webapp.clips.models import Artifact, ArtifactKind, Clip
 from webapp.pfnn.services import generation_record_result
@@ -235,18 +235,19 @@ def pfnn_stage(context: Context, progress: Progress) -> None:
     progress(0.02, "Loading the network")
     weights = _pfnn_weights()
     rig, _ = _best_motion(context.run.clip)
-    made = generate.generate(
+    on = on_rig.walk(
         weights,
         generate.Path.of(parameters["path"]),
         float(parameters["speed_mps"]),
+        rig,
         seconds=parameters.get("seconds"),
         mode=parameters.get("mode", "constant"),
         foot_lock=bool(parameters.get("foot_lock", True)),
         progress=lambda f: progress(0.05 + 0.75 * f, "Walking the path"),
     )
-    progress(0.85, "Putting the walk on the clip's skeleton")
-    walk = retarget.to_rig(made.clip, rig)
-    report = {**made.as_dict(), "parameters": parameters, "weights": SHIPPED_WEIGHTS.name}
+    progress(0.85, "Writing the walk on the clip's skeleton")
+    walk, made = on.clip, on.made
+    report = {**on.as_dict(), "parameters": parameters, "weights": SHIPPED_WEIGHTS.name}
     save_artifact(context.run, ArtifactKind.PFNN_BVH, "walk.bvh", bvh.dump(walk).encode())
     save_artifact(
         context.run,
@@ -257,7 +258,8 @@ def pfnn_stage(context: Context, progress: Progress) -> None:
     viewer = json.dumps(export.viewer_arrays(walk), separators=(",", ":")).encode()
     save_artifact(context.run, ArtifactKind.PFNN_VIEWER, "walk-viewer.json", viewer)
     save_artifact(context.run, ArtifactKind.PFNN_REPORT, "walk.json", json.dumps(report).encode())
-    generation_record_result(run=context.run, result=made.as_dict())
+    measured = {k: v for k, v in on.as_dict().items() if k != "canonical"}
+    generation_record_result(run=context.run, result=measured)
 
 
 def _best_motion(clip: Clip) -> tuple[MotionClip, str]:

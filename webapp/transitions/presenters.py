@@ -46,7 +46,7 @@ COLUMNS: tuple[Column, ...] = (
     Column("velocity_continuity", "Continuity", "", 3, True),
     Column("momentum_retention", "Retention", "", 3, False),
     Column("energy_loss", "Energy loss", "", 3, True),
-    Column("foot_skate_cm_per_frame", "Skate", "cm/frame", 2, True),
+    Column("foot_slide_mps", "Foot slide", "m/s", 3, True),
     Column("pose_discontinuity_m", "Pose jump", "m", 3, True),
     Column("max_joint_acceleration_m_per_s2", "Peak accel.", "m/s²", 0, True),
 )
@@ -112,7 +112,8 @@ def comparison_rows(result: Mapping[str, Any]) -> list[Row]:
         cut = detail.get("cut") or {"frame": values.get("cut_frame")}
         entry = detail.get("entry") or {"frame": values.get("entry_frame")}
         cells = [_cell(values.get(c.key), best[c.key], c.digits) for c in COLUMNS]
-        note = str(cut.get("reason") or detail.get("recommendation") or "")
+        notes = (cut.get("reason"), detail.get("recommendation"), values.get("unmeasured"))
+        note = " · ".join(str(n) for n in notes if n)
         rows.append(
             Row(method, METHOD_LABELS[method], _frame_at(cut), _frame_at(entry), note, cells)
         )
