@@ -155,7 +155,7 @@ def test_the_raw_motion_shows_as_a_ghost_with_the_skate_readout(
     page = _clip_page(browser, live_server.url, processed_clip, errors)
     page.wait_for_selector("#viewer[data-ready=true]", timeout=20_000)
     skate = page.locator("[data-skate]").inner_text()
-    assert "left foot skate" in skate and "cm/frame" in skate
+    assert "left foot slide" in skate and "m/s" in skate and "under the floor" in skate
     page.wait_for_timeout(200)
     alone = page.evaluate(CANVAS_PROBE)
     page.check("[data-ghost]")
