@@ -198,8 +198,10 @@ def test_upload_watch_play_rescore_and_preview_a_transition(
     assert frame > 0
     readout = page.locator("#compare [data-readout]").inner_text()
     assert " · left " in readout and " · right " in readout, readout
-    moved = page.evaluate(CANVAS_PROBE, "[data-canvas='0'] canvas")
-    assert moved["hash"] != left["hash"]
+    # The cuts are lined up: the side whose cut comes later starts first, so within
+    # 0.7 s at least one side has moved (which one depends on where the cuts fall).
+    moved = [page.evaluate(CANVAS_PROBE, f"[data-canvas='{i}'] canvas") for i in (0, 1)]
+    assert moved[0]["hash"] != left["hash"] or moved[1]["hash"] != right["hash"]
     screenshot(page, "transition")
     page.check("[data-mode-choice][value=overlay]")
     page.wait_for_timeout(200)

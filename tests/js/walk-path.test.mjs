@@ -129,6 +129,9 @@ test("wording: parameters, measures with units, the editor's summary", () => {
   assert.equal(rows["Phase drift"], "0.050 rad");
   assert.equal(rows.Cadence, "0.93 cycles/s");
   assert.equal(rows["Fastest joint"], "350 °/s");
+  assert.equal(rows["Under the ground"], "—"); // not in this result: an older walk
+  const deep = Object.fromEntries(measureRows({ penetration_worst_m: 0.0123 }, {}));
+  assert.equal(deep["Under the ground"], "1.2 cm");
   assert.equal(rows.Frames, "461 at 60.00 fps");
   assert.equal(rows.Path, "10.00 m");
   assert.equal(measureRows({ foot_slide_raw_mps: null }, {})[2][1], "—");

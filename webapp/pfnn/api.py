@@ -106,8 +106,10 @@ class GenerationSerializer(serializers.ModelSerializer[Generation]):
     result = serializers.DictField(
         read_only=True,
         help_text="The measures (frames, fps, path_rms_m, foot_slide_mps, foot_slide_raw_mps, "
-        "end_distance_m, phase_drift_rad, cycles_per_s, max_joint_speed_deg_s); empty "
-        "until the run has succeeded.",
+        "end_distance_m, phase_drift_rad, cycles_per_s, max_joint_speed_deg_s, "
+        "penetration_worst_m, penetration_share, scale); path RMS, foot slide and "
+        "penetration are measured on the clip's rig, the path in metres; empty until the "
+        "run has succeeded.",
     )
     downloads = serializers.SerializerMethodField()
 

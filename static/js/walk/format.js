@@ -59,6 +59,11 @@ export function measureRows(result, parameters) {
     ["Path RMS", quantity(r.path_rms_m, 3, "m"), "root to the requested path, root mean square"],
     ["Foot slide", quantity(r.foot_slide_mps, 3, "m/s"), "planted feet, after the foot lock"],
     ["Foot slide before the lock", quantity(r.foot_slide_raw_mps, 3, "m/s"), "the network's own"],
+    [
+      "Under the ground",
+      finite(r.penetration_worst_m) ? quantity(100 * r.penetration_worst_m, 1, "cm") : "—",
+      "the deepest any foot point goes",
+    ],
     ["End distance", quantity(r.end_distance_m, 2, "m"), "last root position to the path's end"],
     ["Phase drift", quantity(r.phase_drift_rad, 3, "rad"), "how far the gait phase wandered"],
     ["Cadence", quantity(r.cycles_per_s, 2, "cycles/s"), "gait cycles per second"],
