@@ -246,7 +246,8 @@ def detect(
         clearance |= {f"{foot.side}_{n}": float(c) for n, c in zip(foot.names, low, strict=True)}
         local = local_lift(lift - low, _frames(footprint_s, clip.fps), max_step_of_leg * leg)
         speed = point_speeds(pts, clip.fps, smoothing_s=smoothing_s)
-        touching = (local < touch_height_of_leg * leg) & (speed < speed_touch)
+        on_floor = local < touch_height_of_leg * leg
+        touching = on_floor & (speed < speed_touch)
         down = {
             name: hysteresis(
                 enter=((local[:, i] < heights[0]) & (speed[:, i] < speeds_in)) | touching[:, i],
@@ -258,10 +259,7 @@ def detect(
         contact = fill_gaps(contact, _frames(min_gap_s, clip.fps))
         contact = drop_short(contact, _frames(min_contact_s, clip.fps))
         masks = {name: m & contact for name, m in down.items()}
-        floor_masks = {
-            name: (local[:, i] < touch_height_of_leg * leg) & contact
-            for i, name in enumerate(foot.names)
-        }
+        floor_masks = {name: on_floor[:, i] & contact for i, name in enumerate(foot.names)}
         feet.append(
             FootContacts(foot.side, foot.ankle, foot.ball, contact, masks, floor_masks, foot)
         )

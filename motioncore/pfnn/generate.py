@@ -125,6 +125,11 @@ class Path:
         i = int(np.argmin(d))
         return float(self.lengths[i] + t[i] * np.linalg.norm(ab[i])), float(d[i])
 
+    def rms_m(self, points: FloatArray) -> float:
+        """Root mean square distance (m) of ground points ``[F, 2]`` (x, z) to the path."""
+        distances = np.array([self.project(p)[1] for p in points])
+        return float(np.sqrt(np.mean(distances**2)))
+
 
 @dataclass(frozen=True)
 class Generated:
@@ -353,14 +358,14 @@ def _measured(
     if lock:
         clip = foot_lock(clip, floor)
     measured = measures.measure(clip, canonical.roles(), floor_m=floor)
+    slide = measured.slide_mean_mps
     root = fk.positions(clip)[:, 0][:, [0, 2]]
-    distances = np.array([path.project(p)[1] for p in root])
     return Generated(
         clip,
         phases,
         contact,
-        float(np.sqrt(np.mean(distances**2))),
-        foot_slide_mps(clip, floor),
+        path.rms_m(root),
+        float("nan") if slide is None else slide,
         raw_slide,
         float(np.linalg.norm(root[-1] - path.points[-1])),
         phase_drift_rad(clip, phases),

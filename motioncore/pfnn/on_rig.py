@@ -95,12 +95,11 @@ def walk(
         clip = generate.foot_lock(clip, 0.0, roles)
     measured = measures.measure(clip, roles, floor_m=0.0)
     hips = fk.positions(clip)[:, roles.require("hips")[0]][:, [0, 2]]
-    distances = np.array([path.project(p)[1] for p in hips])
     return RigWalk(
         clip,
         made,
         scale,
-        float(np.sqrt(np.mean(distances**2))),
+        path.rms_m(hips),
         measured.slide_mean_mps,
         measured.penetration_worst_m,
         measured.penetration_share,
