@@ -1,0 +1,157 @@
+"""Golden outputs: the JSON the command line prints for a fixed list of sample files
+and scores, kept in ``tests/golden/`` so that a refactoring can show it changed nothing.
+
+Each case runs ``python -m motioncore …`` in a fresh interpreter from the repository
+root (the public command, not the modules behind it), with outputs written to a
+temporary folder whose path is replaced by ``<tmp>`` in what is kept.
+
+Write them anew (only when a change of output is intended, in its own commit)::
+
+    .venv/bin/python tests/support/golden.py --write
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+GOLDEN_DIR = REPO_ROOT / "tests" / "golden"
+
+CASES: dict[str, tuple[str, ...]] = {
+    "validate-walk_forward": ("validate", "tests/data/games105/walk_forward.bvh", "--json"),
+    "validate-131_02": ("validate", "tests/data/cmu-bvh11/131_02.bvh", "--json"),
+    "validate-walk1": ("validate", "tests/data/makehuman/walk1.bvh", "--json"),
+    "validate-xia_angry": (
+        "validate",
+        "tests/data/deep-motion-editing/xia_angry_13_000.bvh",
+        "--json",
+    ),
+    "analyze-walk_forward": ("analyze", "tests/data/games105/walk_forward.bvh", "--json"),
+    "analyze-run_forward": ("analyze", "tests/data/games105/run_forward.bvh", "--json"),
+    "analyze-131_02-energy": (
+        "analyze",
+        "tests/data/cmu-bvh11/131_02.bvh",
+        "--json",
+        "--alpha",
+        "0.5",
+        "--theta",
+        "60",
+        "--method",
+        "energy",
+    ),
+    "transition-walk-run": (
+        "transition",
+        "tests/data/games105/walk_forward.bvh",
+        "tests/data/games105/run_forward.bvh",
+        "--json",
+        "--blend",
+        "inertialize",
+        "-o",
+        "<tmp>/transition.bvh",
+    ),
+    "pfnn-generate-curve": (
+        "pfnn",
+        "generate",
+        "--path",
+        "0,0;0,4;3,7",
+        "--speed",
+        "1.3",
+        "--json",
+        "-o",
+        "<tmp>/walk.bvh",
+    ),
+    "pfnn-generate-rig": (
+        "pfnn",
+        "generate",
+        "--path",
+        "0,0;0,5",
+        "--speed",
+        "1.2",
+        "--rig",
+        "tests/data/games105/walk_forward.bvh",
+        "--json",
+        "-o",
+        "<tmp>/walk.bvh",
+    ),
+    "laban-walk_forward": (
+        "laban",
+        "tests/data/scores/walk_forward.json",
+        "--json",
+        "-o",
+        "<tmp>/score.bvh",
+    ),
+    "laban-curved_path": (
+        "laban",
+        "tests/data/scores/curved_path.json",
+        "--json",
+        "-o",
+        "<tmp>/score.bvh",
+    ),
+    "laban-jump_forms": (
+        "laban",
+        "tests/data/scores/jump_forms.json",
+        "--json",
+        "-o",
+        "<tmp>/score.bvh",
+    ),
+    "laban-labanwriter": (
+        "laban",
+        "tests/data/labanwriter/walk.lw4.txt",
+        "--json",
+        "-o",
+        "<tmp>/score.bvh",
+    ),
+}
+"""Case name → the command line's arguments after ``python -m motioncore``."""
+
+
+def run_case(name: str) -> Any:
+    """The parsed JSON that case ``name`` prints, with its temporary folder as ``<tmp>``,
+    and the sha256 of every file it wrote (``{"printed": …, "written": {name: sha256}}``)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        argv = [arg.replace("<tmp>", tmp) for arg in CASES[name]]
+        done = subprocess.run(
+            [sys.executable, "-m", "motioncore", *argv],
+            cwd=REPO_ROOT,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"{name}: exit {done.returncode}\n{done.stderr}")
+        written = {
+            path.name: hashlib.sha256(path.read_bytes()).hexdigest()
+            for path in sorted(Path(tmp).iterdir())
+        }
+        return {"printed": json.loads(done.stdout.replace(tmp, "<tmp>")), "written": written}
+
+
+def golden_path(name: str) -> Path:
+    """Where case ``name``'s golden JSON is kept."""
+    return GOLDEN_DIR / f"{name}.json"
+
+
+def write(name: str, payload: Any) -> None:
+    """Keep ``payload`` as case ``name``'s golden output (sorted keys, one trailing newline)."""
+    text = json.dumps(payload, indent=1, sort_keys=True)
+    golden_path(name).write_text(text + "\n", encoding="utf-8")
+
+
+def read(name: str) -> Any:
+    """The golden output kept for case ``name``."""
+    return json.loads(golden_path(name).read_text(encoding="utf-8"))
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--write"]:
+        sys.exit("usage: tests/support/golden.py --write")
+    GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
+    for case in CASES:
+        write(case, run_case(case))
+        print(f"wrote {golden_path(case).relative_to(REPO_ROOT)}")
