@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SAMPLE_DIR, SAMPLE_MANIFEST, manifest_rows
+from support.corpus import manifest_rows
+from support.paths import SAMPLE_DIR, SAMPLE_MANIFEST
 
 SAMPLE_ROWS = manifest_rows(SAMPLE_MANIFEST)
 FORBIDDEN_FLAGS = ("NON-COMMERCIAL", "copyleft", "possible-Mixamo-origin", "third-party-origin")

@@ -18,17 +18,16 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from browser_harness import (
+from django.contrib.auth import get_user_model
+
+from support.browser import (
     CANVAS_PROBE,
     PASSWORD,
     SAMPLE_DIR,
-    browser,  # noqa: F401 (the fixture, by name)
     log_in,
     screenshot,
     set_range,
 )
-from django.contrib.auth import get_user_model
-
 from webapp.clips.services import clip_upload_create
 from webapp.projects.models import Membership, Project, Role
 from webapp.runs import pipeline, services, tasks

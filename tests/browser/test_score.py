@@ -15,16 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_harness import (
-    CANVAS_PROBE,
-    PASSWORD,
-    SAMPLE_DIR,
-    browser,  # noqa: F401 (the fixture, by name)
-    log_in,
-    screenshot,
-)
 from django.contrib.auth import get_user_model
 
+from support.browser import CANVAS_PROBE, PASSWORD, SAMPLE_DIR, log_in, screenshot
 from webapp.projects.models import Membership, Project, Role
 from webapp.runs import services, tasks
 

@@ -15,18 +15,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_harness import (
+from django.contrib.auth import get_user_model
+
+from support.browser import (
     CANVAS_PROBE,
     PASSWORD,
     SAMPLE_DIR,
     RunWorker,
-    browser,  # noqa: F401 (the fixture, by name)
     log_in,
     screenshot,
     set_range,
 )
-from django.contrib.auth import get_user_model
-
 from webapp.projects.models import Membership, Project, Role
 from webapp.runs import services, stages, tasks
 

@@ -9,9 +9,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from conftest import SAMPLE_DIR
 from motioncore import analysis, bvh, mtp
 from motioncore.errors import MotionCoreError
+from support.paths import SAMPLE_DIR
 
 WALK = SAMPLE_DIR / "games105" / "walk60.bvh"
 START_WALK_STOP = SAMPLE_DIR / "cmu-bvh11" / "131_02.bvh"

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from scipy.spatial.distance import pdist
 
-from conftest import TINY_HUMANOID_JOINTS, tiny_humanoid
 from motioncore import alignment, blend, fk, quat
 from motioncore.clip import Clip, Skeleton
 from motioncore.errors import MotionCoreError
+from support.humanoid import TINY_HUMANOID_JOINTS, tiny_humanoid
 
 FPS = 60.0
 

@@ -16,9 +16,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import corpus_bvh_params
 from motioncore import bvh, bvh_text, contacts, fk, skeleton
 from motioncore.clip import Clip
+from support.corpus import corpus_bvh_params
 
 REFERENCE_FRAMES = 24
 """Frames per file checked against the per-frame matrix reference (spread evenly)."""

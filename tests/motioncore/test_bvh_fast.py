@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_bvh_fuzz import mutated_files
 
-from conftest import corpus_bvh_params
 from motioncore import bvh, bvh_fast, bvh_text
 from motioncore.errors import BVHParseError
+from support.corpus import corpus_bvh_params
 
 pytestmark = pytest.mark.skipif(not bvh_fast.available(), reason="numba is not installed")
 

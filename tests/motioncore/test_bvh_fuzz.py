@@ -21,9 +21,9 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from conftest import SAMPLE_DIR
 from motioncore import bvh
 from motioncore.errors import BVHParseError
+from support.paths import SAMPLE_DIR
 
 SOURCES = (
     "cmu-pybvh/bvh_test2.bvh",

@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import SAMPLE_DIR
 from motioncore import bvh, clean, fk, measures, quat, skeleton
 from motioncore.clip import Clip, Skeleton
 from motioncore.errors import MotionCoreError
+from support.paths import SAMPLE_DIR
 
 FPS = 60.0
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"

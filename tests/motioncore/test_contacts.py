@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import synthetic_gait
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import SAMPLE_DIR
 from motioncore import bvh, contacts, quat
 from motioncore.clip import Clip, Skeleton
+from support import synthetic_gait
+from support.paths import SAMPLE_DIR
 
 RATES = (30.0, 60.0, 120.0)
 

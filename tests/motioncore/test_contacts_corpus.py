@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import corpus_bvh_params
 from motioncore import bvh, contacts, fk, gait_duty, skeleton
+from support.corpus import corpus_bvh_params
 
 ALTERNATION = 0.9
 

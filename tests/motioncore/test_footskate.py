@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import synthetic_gait
 
 from motioncore import contacts, fk, foot_points, footskate, measures, quat, skeleton
 from motioncore.clip import Clip
+from support import synthetic_gait
 
 LEG_AND_TOE = {"LeftUpLeg", "LeftLeg", "LeftFoot", "LeftToe", "RightUpLeg", "RightLeg"}
 LEG_AND_TOE |= {"RightFoot", "RightToe"}

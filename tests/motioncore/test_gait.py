@@ -18,12 +18,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import SAMPLE_DIR, manifest_rows
 from motioncore import bvh, gait, momentum, phases, quat
 from motioncore.clip import Clip, Skeleton
 from motioncore.contacts import Contacts, FootContacts
 from motioncore.errors import MotionCoreError
 from motioncore.skeleton import JointRoles
+from support.corpus import manifest_rows
+from support.paths import SAMPLE_DIR
 
 FPS = 100.0
 FRAMES = 450

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import SAMPLE_DIR
 from motioncore import bvh, fk, joint_order, transition
 from motioncore.errors import MotionCoreError
+from support.paths import SAMPLE_DIR
 
 WALK = SAMPLE_DIR / "games105" / "walk_forward.bvh"
 RUN = SAMPLE_DIR / "games105" / "run_forward.bvh"

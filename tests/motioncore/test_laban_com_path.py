@@ -9,10 +9,10 @@ import math
 import numpy as np
 import pytest
 
-from conftest import SAMPLE_DIR
 from motioncore.laban import com_path, score
 from motioncore.laban.com_errors import GRAVITY, com_errors, physics_residuals, unreachable
 from motioncore.laban.synthesize import FPS, synthesize
+from support.paths import SAMPLE_DIR
 
 SCORES = SAMPLE_DIR / "scores"
 

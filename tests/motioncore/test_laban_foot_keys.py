@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import time
 from typing import Any
 
 import numpy as np
@@ -16,10 +15,10 @@ import pytest
 from numpy.typing import NDArray
 from scipy.interpolate import PchipInterpolator
 
-from conftest import SAMPLE_DIR
 from motioncore import canonical
 from motioncore.laban import foot_keys as fk
 from motioncore.laban import footprints, gestures, score
+from support.paths import SAMPLE_DIR
 
 SCORES = SAMPLE_DIR / "scores"
 LEG_M = 0.84  # the canonical skeleton's legs (k = 1)
@@ -394,15 +393,15 @@ def _long_score() -> score.Score:
     return _score(32, symbols, meter=4)
 
 
-def test_a_long_score_is_cheap() -> None:
+def test_a_long_score_gets_a_whole_track_per_foot() -> None:
+    # Its time is measured by bench/laban_bench.py (a 32-bar score), not here.
     driven = Driven(_long_score())
     assert len(driven.times) > 3800
     assert (driven.tracks["left"].phase == fk.GESTURE).any()
-    best = math.inf
-    for _ in range(3):
-        start = time.perf_counter()
-        fk.foot_tracks(
-            driven.score, driven.prints, driven.times, driven.hips, driven.facing, GEOMETRY
-        )
-        best = min(best, time.perf_counter() - start)
-    assert best < 0.1, f"{best * 1e3:.0f} ms for {len(driven.times)} frames"
+    tracks = fk.foot_tracks(
+        driven.score, driven.prints, driven.times, driven.hips, driven.facing, GEOMETRY
+    )
+    for side in ("left", "right"):
+        track = tracks[side]
+        assert track.ankle.shape == (len(driven.times), 3)
+        assert np.isfinite(track.ankle).all() and np.isfinite(track.ball).all()

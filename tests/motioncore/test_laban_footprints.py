@@ -11,9 +11,9 @@ import math
 import numpy as np
 import pytest
 
-from conftest import SAMPLE_DIR
 from motioncore.laban import footprints as fp
 from motioncore.laban import score
+from support.paths import SAMPLE_DIR
 
 SCORES = SAMPLE_DIR / "scores"
 LEG_M = 0.84  # the canonical skeleton's legs

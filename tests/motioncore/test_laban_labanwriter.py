@@ -17,10 +17,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import SAMPLE_DIR
 from motioncore.laban import labanwriter, score
 from motioncore.laban.score import ScoreError, Symbol
 from motioncore.laban.synthesize import FPS, synthesize
+from support.paths import SAMPLE_DIR
 
 DATA = SAMPLE_DIR / "labanwriter"
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,8 +12,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from conftest import shared_data_dir
 from motioncore.laban import microsoft, score
+from support.paths import shared_data_dir
 
 WALK: dict[str, Any] = {
     "format": "kinetograph-score/1",

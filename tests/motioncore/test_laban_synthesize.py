@@ -9,10 +9,10 @@ import glob
 import numpy as np
 import pytest
 
-from conftest import SAMPLE_DIR, shared_data_dir
 from motioncore import canonical, fk
 from motioncore.laban import gestures, microsoft, score
 from motioncore.laban.synthesize import FPS, Synthesis, synthesize
+from support.paths import SAMPLE_DIR, shared_data_dir
 
 SCORES = SAMPLE_DIR / "scores"
 J = canonical.JOINT_OF_ROLE

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import SAMPLE_DIR
 from motioncore.laban import gestures, score, timing
 from motioncore.laban.score import Score, Symbol
+from support.paths import SAMPLE_DIR
 
 OUTWARD = np.array([-1.0, 0.0, 0.0])
 DOWN = np.array([0.0, -1.0, 0.0])

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import synthetic_gait
 
 from motioncore import contacts, measures
+from support import synthetic_gait
 
 RATES = (30.0, 60.0, 120.0)
 

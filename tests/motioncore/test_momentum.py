@@ -7,10 +7,11 @@ import json
 import numpy as np
 import pytest
 
-from conftest import SAMPLE_DIR, tiny_humanoid
 from motioncore import bvh, momentum, quat
 from motioncore.clip import Clip
 from motioncore.skeleton import JointRoles, infer
+from support.humanoid import tiny_humanoid
+from support.paths import SAMPLE_DIR
 
 FPS = 60.0
 

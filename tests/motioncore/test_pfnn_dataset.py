@@ -6,10 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import SAMPLE_DIR, manifest_rows, shared_data_dir
 from motioncore import bvh, canonical, fk
 from motioncore.clip import Clip
 from motioncore.pfnn import dataset as data
+from support.corpus import manifest_rows
+from support.paths import SAMPLE_DIR, shared_data_dir
 
 WALK = SAMPLE_DIR / "games105" / "walk60.bvh"
 TRAJ = data.POSE_SIZE + 2  # where the trajectory block starts in the inputs

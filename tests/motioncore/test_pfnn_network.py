@@ -8,13 +8,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import SAMPLE_DIR
 from motioncore import bvh
 from motioncore.errors import MotionCoreError
 from motioncore.pfnn import dataset as data
 from motioncore.pfnn import generate as gen
 from motioncore.pfnn.network import MODES, Runtime, Weights
 from motioncore.pfnn.phase import TAU, coefficients
+from support.paths import SAMPLE_DIR
 
 torch = pytest.importorskip("torch", reason="torch is not installed (pip install torch==2.13.0)")
 from motioncore.pfnn import train  # noqa: E402

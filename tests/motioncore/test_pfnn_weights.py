@@ -10,12 +10,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import SAMPLE_DIR, manifest_rows, shared_data_dir
 from motioncore import bvh, canonical, cli, fk
 from motioncore.pfnn import dataset as data
 from motioncore.pfnn import generate as gen
 from motioncore.pfnn import on_rig
 from motioncore.pfnn.network import SHIPPED_WEIGHTS, Weights
+from support.corpus import manifest_rows
+from support.paths import SAMPLE_DIR, shared_data_dir
 
 PATHS = {
     "straight": [[0.0, 0.0], [0.0, 40.0]],

@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import SAMPLE_DIR
 from motioncore import bvh, momentum, mtp, phases
 from motioncore.errors import MotionCoreError
+from support.paths import SAMPLE_DIR
 
 START, STEADY, TRANSITION, ENDING = range(4)
 N = 201  # samples of one sine bell; x_i = i / 200

@@ -8,11 +8,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import SAMPLE_DIR, corpus_bvh_params
 from motioncore import bvh, canonical, fk, quat, retarget
 from motioncore.clip import Clip
 from motioncore.errors import SkeletonError
 from motioncore.skeleton import ROLES, infer
+from support.corpus import corpus_bvh_params
+from support.paths import SAMPLE_DIR
 
 SAMPLES = [
     SAMPLE_DIR / "games105" / "walk60.bvh",

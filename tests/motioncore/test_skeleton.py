@@ -11,11 +11,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import SAMPLE_DIR, corpus_bvh_params
 from motioncore import bvh, skeleton
 from motioncore._role_names import classify
 from motioncore.clip import JointKind, Skeleton
 from motioncore.errors import SkeletonError
+from support.corpus import corpus_bvh_params
+from support.paths import SAMPLE_DIR
 
 # --------------------------------------------------------------------------- helpers
 

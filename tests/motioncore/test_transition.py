@@ -7,11 +7,12 @@ import json
 import numpy as np
 import pytest
 
-from conftest import SAMPLE_DIR, tiny_humanoid
 from motioncore import blend, bvh, engine, fk, momentum, mtp, quat, transition
 from motioncore import entry as entry_mod
 from motioncore.clip import Clip, Skeleton
 from motioncore.errors import MotionCoreError
+from support.humanoid import tiny_humanoid
+from support.paths import SAMPLE_DIR
 
 FPS = 60.0
 LEFT_KNEE = 14

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 from django.contrib.auth.models import AbstractUser, User
 
-from conftest import SAMPLES, client_for, finish_transition, processed
 from motioncore import analysis, bvh
+from support.web import SAMPLES, client_for, finish_transition, processed
 from webapp.clips.models import Artifact, ArtifactKind, Clip
 from webapp.projects.models import Membership, Project, Role
 from webapp.runs import pipeline

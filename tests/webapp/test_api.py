@@ -15,7 +15,7 @@ from django.contrib.auth.models import AbstractUser
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
-from conftest import ARTIFACT_BYTES, client_for, finish_run, make_user
+from support.web import ARTIFACT_BYTES, client_for, finish_run, make_user
 from webapp.api.uploads import UploadRateThrottle
 from webapp.clips.models import ArtifactKind, Clip
 from webapp.clips.services import clip_upload_create

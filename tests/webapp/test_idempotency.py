@@ -16,7 +16,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from conftest import client_for, make_user
+from support.web import client_for, make_user
 from webapp.api.idempotency import ABANDONED_AFTER, IN_PROGRESS, REPLAYED_HEADER
 from webapp.clips.models import Clip
 from webapp.core.models import IdempotentResponse

@@ -12,8 +12,8 @@ from django.contrib.auth.models import AbstractUser
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from conftest import SAMPLES, client_for
 from motioncore import bvh, canonical
+from support.web import SAMPLES, client_for
 from webapp.clips.models import Clip
 from webapp.laban.models import Score
 from webapp.projects.models import Project

@@ -18,8 +18,8 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from conftest import SAMPLES, processed
 from motioncore import bvh, quat
+from support.web import SAMPLES, processed
 from webapp.clips import presenters
 from webapp.clips.models import Clip
 from webapp.clips.presenters import report_view

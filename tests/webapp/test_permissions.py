@@ -18,7 +18,7 @@ from django.contrib.auth.models import AbstractUser, User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import URLResolver
 
-from conftest import (
+from support.web import (
     SAMPLES,
     attach_features,
     client_for,

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import AbstractUser
 
-from conftest import SAMPLES, client_for, processed
 from motioncore import bvh, canonical
+from support.web import SAMPLES, client_for, processed
 from webapp.pfnn.models import Generation
 from webapp.projects.models import Project
 from webapp.runs import pipeline
@@ -109,7 +109,7 @@ def test_the_walk_page_offers_the_editor_to_editors_and_lists_walks_to_members(
 ) -> None:
     from django.test import Client
 
-    from conftest import finish_generation
+    from support.web import finish_generation
 
     clip = processed(project, members["editor"], WALK)
     finish_generation(clip)

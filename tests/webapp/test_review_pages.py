@@ -19,7 +19,7 @@ from django.contrib.auth.models import AbstractUser, User
 from django.test import Client
 from django.urls import reverse
 
-from conftest import finish_proposal, finish_transition
+from support.web import finish_proposal, finish_transition
 from webapp.core.errors import ServiceError
 from webapp.reviews import proposing
 from webapp.reviews.comments import comment_create

@@ -21,7 +21,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
-from conftest import SAMPLES, client_for, finish_proposal, finish_transition, processed
+from support.web import SAMPLES, client_for, finish_proposal, finish_transition, processed
 from webapp.clips.models import Clip
 from webapp.projects.models import Project
 from webapp.reviews.models import Activity, Notification, Proposal

@@ -16,7 +16,7 @@ from django.contrib.auth.models import AbstractUser, User
 from django.core import mail
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
-from conftest import client_for
+from support.web import client_for
 from webapp.projects.models import Membership, Project
 from webapp.reviews.comments import comment_create, comment_resolve
 from webapp.reviews.decisions import decision_record, reviewers_assign

@@ -19,7 +19,7 @@ import pytest
 from django.contrib.auth.models import AbstractUser, User
 from rest_framework.test import APIClient
 
-from conftest import client_for, finish_proposal, finish_transition
+from support.web import client_for, finish_proposal, finish_transition
 from webapp.clips.models import Clip
 from webapp.reviews.comments import comment_create
 from webapp.reviews.decisions import reviewers_assign

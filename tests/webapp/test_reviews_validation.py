@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import AbstractUser, User
 
-from conftest import client_for, finish_proposal, finish_transition, make_user, transition_report
+from support.web import client_for, finish_proposal, finish_transition, make_user, transition_report
 from webapp.clips.models import Clip
 from webapp.clips.services import clip_upload_create
 from webapp.core.errors import ServiceError

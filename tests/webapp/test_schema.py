@@ -24,7 +24,7 @@ from rest_framework.test import APIClient
 from schemathesis import GenerationMode
 from schemathesis.specs.openapi.checks import negative_data_rejection, positive_data_acceptance
 
-from conftest import (
+from support.web import (
     SAMPLES,
     attach_features,
     finish_generation,

@@ -17,7 +17,7 @@ from django.contrib.auth.models import AbstractUser
 from django.test import Client
 from django.urls import reverse
 
-from conftest import SAMPLES, processed
+from support.web import SAMPLES, processed
 from webapp.clips.models import ArtifactKind, Clip
 from webapp.clips.selectors import clip_artifact_json
 from webapp.projects.models import Project

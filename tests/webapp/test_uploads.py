@@ -15,7 +15,7 @@ from django.contrib.auth.models import AbstractUser
 from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
-from conftest import client_for, stored_files
+from support.web import client_for, stored_files
 from webapp.clips.models import Clip
 from webapp.projects.models import Project
 from webapp.runs.models import Run

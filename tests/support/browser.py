@@ -3,8 +3,8 @@ driven by Playwright), the canvas probe, logging in, screenshots.
 
 Needs Debian's ``chromium`` and the ``playwright`` package (CI installs both); a test
 module importing this is skipped, with the reason, when either is missing. Test modules
-import the fixture by name (``from browser_harness import browser``): a ``conftest.py``
-here would shadow the ``conftest`` module the other test folders import helpers from.
+import the fixture by name (``from support.browser import browser``), so that only the
+browser tests load Playwright.
 """
 
 from __future__ import annotations

@@ -1,0 +1,1 @@
+"""Helpers the tests import: paths, corpus, fixtures, harnesses (never ``conftest``)."""
