@@ -1,7 +1,7 @@
 """Speed of the phase and momentum analysis (medians of repeated runs).
 
 1. MTP detection at given α/θ over a 10,000-frame clip (target < 5 ms): ours
-   (:func:`motioncore.mtp.detect`, all four conditions of seed 000 §3.1, the
+   (:func:`motioncore.analysis.mtp.detect`, all four conditions of seed 000 §3.1, the
    direction tested against a per-frame target) against the seed's own listing
    (§5.1 ``detect_mtp``, reproduced below as the reference: a Savitzky-Golay
    filter, ``find_peaks`` against the global maximum, then a Python loop after
@@ -12,7 +12,7 @@
 3. The whole analysis stage on a one-minute 120 Hz clip (target < 1 s):
    :func:`motioncore.analysis.features` (FK, momentum curves, contacts, gait) +
    :func:`~motioncore.analysis.analyze` + the two artifacts' serialisation
-   (``.npz`` and JSON), as :func:`webapp.runs.stages.analyze_stage` runs them.
+   (``.npz`` and JSON), as :func:`webapp.clips.stages.analyze_stage` runs them.
 
 The clips are real: CMU 131_02 (120 Hz, tests/data) repeated end to end until
 long enough (each repetition continues from where the root stopped, so the
@@ -38,7 +38,8 @@ from scipy.signal import find_peaks, savgol_filter
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
-from motioncore import analysis, bvh, mtp  # noqa: E402
+from motioncore import analysis, bvh  # noqa: E402
+from motioncore.analysis import mtp  # noqa: E402
 from motioncore.clip import Clip  # noqa: E402
 
 BASE = REPO_ROOT / "tests" / "data" / "cmu-bvh11" / "131_02.bvh"

@@ -149,7 +149,7 @@ _TINY_BVH = (
 def _warm_up_jit() -> None:
     """Load the compiled frame reader once (numba; from its on-disk cache after the first
     run), so its one-time cost counts as import time, not as the first file's load."""
-    bvh_fast = importlib.import_module("motioncore.bvh_fast")
+    bvh_fast = importlib.import_module("motioncore.bvh.fast")
     if bvh_fast.available():
         bvh_fast.read(_TINY_BVH, min_bytes=0)
 

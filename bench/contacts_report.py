@@ -3,7 +3,7 @@
 For each clip of category ``locomotion…`` in ``../shared/data/MANIFEST.csv``:
 
 * the duty factor (share of each steady stride a foot is on the ground,
-  :mod:`motioncore.gait_duty`) of the contacts :func:`motioncore.contacts.detect`
+  :mod:`motioncore.analysis.duty`) of the contacts :func:`motioncore.contacts.detect`
   finds, per foot, with the band the clip's gait calls for and whether it holds;
 * the share of consecutive strikes that alternate feet, over the steady part;
 * foot slide while planted (median, and 95th percentile after) and the deepest
@@ -27,7 +27,8 @@ import numpy as np
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
-from motioncore import bvh, clean, contacts, fk, gait_duty, measures, skeleton  # noqa: E402
+from motioncore import bvh, clean, contacts, fk, measures, skeleton  # noqa: E402
+from motioncore.analysis import duty as gait_duty  # noqa: E402
 
 DATA = REPO_ROOT.parent / "shared" / "data"
 
@@ -96,7 +97,7 @@ def markdown(lines: list[dict[str, object]], seconds: float) -> str:
         "Made by `python bench/contacts_report.py --markdown docs/contacts-report.md` "
         f"({len(lines)} locomotion clips, {seconds:.0f} s). Duty factor: the median share of "
         "a foot's steady strides (steady speed, not turning; at least 2 strides) it is on "
-        "the ground (`motioncore.gait_duty`); band: the gait's (walk 0.50-0.72, run "
+        "the ground (`motioncore.analysis.duty`); band: the gait's (walk 0.50-0.72, run "
         "0.20-0.45, either 0.20-0.72, sideways 0.20-0.90). Alternation: share of strike pairs "
         "by opposite feet. Slide: median horizontal speed of the slowest foot point while "
         "planted, m/s, and its 95th percentile after cleaning; under: the deepest foot "

@@ -27,7 +27,8 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
-from motioncore.laban import microsoft, score  # noqa: E402
+from motioncore.laban import score  # noqa: E402
+from motioncore.laban.importers import microsoft  # noqa: E402
 from motioncore.laban.score import DIRECTIONS, LEVELS  # noqa: E402
 from motioncore.laban.synthesize import synthesize  # noqa: E402
 

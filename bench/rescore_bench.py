@@ -66,8 +66,8 @@ sys.path.insert(0, str(REPO_ROOT))
 
 from viewer_bench import CHROMIUM, FLAGS, serve  # noqa: E402
 
-from motioncore import analysis, mtp  # noqa: E402
-from motioncore.analysis import Features  # noqa: E402
+from motioncore import analysis  # noqa: E402
+from motioncore.analysis import Features, mtp  # noqa: E402
 
 NODE_BENCH = BENCH_DIR / "rescore_bench.mjs"
 HARNESS = "/bench/rescore_harness.html"

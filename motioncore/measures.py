@@ -5,7 +5,7 @@ walks, Labanotation animations, the benches) comes from here. None of it uses th
 contact detector (:mod:`motioncore.contacts`), its thresholds, its floor or its
 hysteresis: a foot lock graded by the contacts it locked would read perfect while
 the feet slide. What is shared is geometry only: the points of a foot
-(:mod:`motioncore.foot_points`) and forward kinematics.
+(:mod:`motioncore.contacts.foot_points`) and forward kinematics.
 
 Definitions (fixed, absolute, deliberately simple):
 
@@ -43,10 +43,11 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from motioncore import fk, foot_points
+from motioncore import fk
 from motioncore import skeleton as roles_mod
 from motioncore.clip import Clip
-from motioncore.foot_points import Foot
+from motioncore.contacts import foot_points
+from motioncore.contacts.foot_points import Foot
 from motioncore.skeleton import JointRoles
 
 FloatArray = NDArray[np.float64]
@@ -168,7 +169,7 @@ def measure(
         floor_m: the floor's height when known (metres); estimated when ``None``.
         frames: measure only these frames (e.g. a transition's blend); the floor
             and standing heights still come from the whole clip.
-        feet: the feet's points (:func:`motioncore.foot_points.feet`) to measure;
+        feet: the feet's points (:func:`motioncore.contacts.foot_points.feet`) to measure;
             estimated from this clip when ``None``. Pass the ones estimated on a
             clip before it was edited to measure the same heel after the edit:
             the heel is a point of the foot, not of the motion.

@@ -2,10 +2,10 @@
 
 * :mod:`motioncore.laban.score`: the score format (``kinetograph-score/1``), its
   validation and JSON Schema;
-* :mod:`motioncore.laban.microsoft`: importers for Microsoft's LabanotationSuite and
+* :mod:`motioncore.laban.importers.microsoft`: importers for Microsoft's LabanotationSuite and
   gestureBotDesignKit JSON;
-* :mod:`motioncore.laban.labanwriter`: LabanWriter 4 text in an assumed, unverified
-  layout; :mod:`motioncore.laban.reader` picks the importer for a file;
+* :mod:`motioncore.laban.importers.labanwriter`: LabanWriter 4 text in an assumed, unverified
+  layout; :mod:`motioncore.laban.importers.reader` picks the importer for a file;
 * :mod:`motioncore.laban.timing`: channels and the timing rules of interpretation;
 * :mod:`motioncore.laban.footprints`, :mod:`motioncore.laban.body_path`,
   :mod:`motioncore.laban.com_path`,

@@ -11,10 +11,10 @@ from numpy.typing import NDArray
 from scipy.interpolate import PchipInterpolator
 from scipy.ndimage import maximum_filter1d
 
-from motioncore import canonical
 from motioncore.laban import com_path, foot_keys
 from motioncore.laban.footprints import Footprint, Footprints, pivot_settle_s
 from motioncore.laban.score import SUPPORTS, Score
+from motioncore.skeleton import canonical
 
 FloatArray = NDArray[np.float64]
 FPS = 60.0

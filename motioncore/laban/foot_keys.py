@@ -7,38 +7,7 @@ up) and *hip-local* coordinates (x left, y up, z forward about one hip joint) as
 :mod:`motioncore.laban.foot_geometry`. Lengths in ``_LEGS`` are in leg lengths (upper
 + lower leg).
 
-**Ground keys** (§7.3), in world space. A print's time on the ground is split into:
-
-* *partial contact*: a walking ``step`` whose travel from the foot's previous print
-  points within 60° of its heading at landing (:data:`HEEL_STRIKE_MIN_COS`; a travel
-  shorter than :data:`MIN_TRAVEL_LEGS` counts as none) strikes with the heel: the heel
-  point stays put while the pitch falls linearly from :data:`HEEL_STRIKE_PITCH_DEG` to
-  0 over the first :data:`CONTACT_S` s or :data:`CONTACT_SHARE` of the contact,
-  whichever is shorter (phase ``HEEL``). If the flat foot would still be out of reach
-  then, it stays on its heel, toes up as much as the reach needs (at most
-  :data:`MAX_HEEL_PITCH_DEG`), until the flat foot is in reach: so the sole always
-  goes flat before the heel can rise. Other steps (backward, sideways) and landings
-  from the air (``hop``, ``leap``, ``jump``, ``assemble``, ``sissonne``) come down on
-  the ball, the heel lowering from :data:`BALL_LANDING_PITCH_DEG` over the same time
-  (``BALL``). ``close`` and the starting stance are put down flat;
-* *flat* (``FLAT``): the ankle :attr:`~FootGeometry.ankle_height_m` above the print;
-* *lift-off*: the heel rises about the ball to :data:`LIFTOFF_PITCH_DEG` over the last
-  :data:`LIFTOFF_S` s or :data:`LIFTOFF_SHARE` of the contact (``BALL``); a print that
-  lasts to the end of the score does not lift.
-
-``high`` supports stand on the ball the whole time, heel up :data:`HIGH_PITCH_DEG`.
-*Toe rotation* (Fig. 6): wherever the ankle of a flat or ball contact would be farther
-from the hip joint than :data:`REACH_FACTOR` × the leg, the heel rises about the ball
-until the ankle is exactly that far (a closed form; at most :data:`MAX_PITCH_DEG`;
-``BALL``). That cannot help a foot far ahead of the hip: lowering the hips is the
-caller's business. *Pivots* (§7.6): during a turn sign in a support or the body column
-a foot on the ground rises on its ball (heel up to :data:`PIVOT_PITCH_DEG`, on a sine)
-and turns about it with the body's facing, by the turn's amount, then stands flat
-where that leaves it (the ankle up to twice the ball distance from its print after a
-half turn). *Toe bending*: the toe tip stays in line with the sole unless that is
-below the floor; then it lies where the circle about the ball, radius the toe length,
-meets the floor. A ground phase keeps its contact point, the ``anchor``, fixed: the
-heel point (``HEEL``), the ankle's floor projection (``FLAT``) or the ball (``BALL``).
+**Ground keys** (§7.3), in world space: see :mod:`motioncore.laban.ground_keys`.
 
 **Flight keys** (§7.4) and **leg gestures** (§7.5), between the contacts: see
 :mod:`motioncore.laban.flight_keys`. The phase codes, :class:`FootGeometry` and the
@@ -52,7 +21,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from numpy.typing import NDArray
 
 from motioncore.laban.flight_keys import (
     FLIGHT_KINDS,
@@ -80,14 +48,25 @@ from motioncore.laban.foot_geometry import (
     FootGeometry,
     PhaseArray,
     foot_points,
-    forward_vector,
-    on_floor,
-    pivot_along,
-    pivoted_ankle,
-    reach_pitch,
 )
-from motioncore.laban.footprints import Footprint, Footprints
-from motioncore.laban.score import SUPPORTS, Score
+from motioncore.laban.footprints import Footprints
+from motioncore.laban.ground_keys import (
+    BALL_LANDING_PITCH_DEG,
+    CONTACT_S,
+    CONTACT_SHARE,
+    HEEL_STRIKE_MIN_COS,
+    HEEL_STRIKE_PITCH_DEG,
+    HIGH_PITCH_DEG,
+    LIFTOFF_PITCH_DEG,
+    LIFTOFF_S,
+    LIFTOFF_SHARE,
+    MIN_TRAVEL_LEGS,
+    PIVOT_PITCH_DEG,
+    contacts_of,
+    ground_pose,
+    turns_of,
+)
+from motioncore.laban.score import Score
 
 __all__ = [  # and the constants of flight_keys, foot_geometry named above or in the tests
     "AIR",
@@ -120,16 +99,6 @@ __all__ = [  # and the constants of flight_keys, foot_geometry named above or in
     "foot_tracks",
 ]
 
-HEEL_STRIKE_PITCH_DEG = 18.0
-HEEL_STRIKE_MIN_COS = 0.5
-MIN_TRAVEL_LEGS = 0.06
-BALL_LANDING_PITCH_DEG = 25.0
-CONTACT_S, CONTACT_SHARE = 0.1, 0.2
-LIFTOFF_PITCH_DEG = 30.0
-LIFTOFF_S, LIFTOFF_SHARE = 0.1, 0.2
-HIGH_PITCH_DEG = 40.0
-PIVOT_PITCH_DEG = 20.0
-
 
 @dataclass(frozen=True)
 class FootTrack:
@@ -144,17 +113,6 @@ class FootTrack:
     anchor: FloatArray
 
 
-@dataclass(frozen=True)
-class _Pose:
-    """Feet at ``n`` instants: ankles ``[n, 3]``, headings, pitches, phases, anchors."""
-
-    ankle: FloatArray
-    heading: FloatArray
-    pitch: FloatArray
-    phase: PhaseArray
-    anchor: FloatArray
-
-
 def foot_tracks(
     score: Score,
     prints: Footprints,
@@ -165,9 +123,9 @@ def foot_tracks(
 ) -> dict[str, FootTrack]:
     """Both feet's tracks (see the module docstring) at ``times`` ``[F]`` (s), for hip
     joints ``{"left", "right"}`` ``[F, 3]`` (m, world) and the body's facing ``[F]``."""
-    turns = _turns(score)
+    turns = turns_of(score)
     end_s = score.beats * score.seconds_per_beat
-    contacts = {s: _contacts(prints.of(s), turns, end_s, geometry) for s in ("left", "right")}
+    contacts = {s: contacts_of(prints.of(s), turns, end_s, geometry) for s in ("left", "right")}
     tracks, facing = {}, np.unwrap(np.asarray(facing, np.float64))
     for side, other in (("left", "right"), ("right", "left")):
         body = Body(np.asarray(times, np.float64), hip_joints[side], facing)
@@ -205,7 +163,7 @@ def _track(cs: Contacts, flights: Flights, body: Body, g: FootGeometry) -> FootT
     n, every = len(rows), np.arange(count)
     t = np.concatenate([np.clip(times[rows], cs.start[0], cs.end[-1]), cs.start, cs.end])
     hip = np.concatenate([body.hip[rows], body.hip_at(cs.start), body.hip_at(cs.end)])
-    pose = _ground(cs, np.concatenate([idx[rows], every, every]), t, hip, body, g)
+    pose = ground_pose(cs, np.concatenate([idx[rows], every, every]), t, hip, body, g)
     ankle, heading, pitch = np.empty((frames, 3)), np.empty(frames), np.empty(frames)
     phase, anchor = np.empty(frames, np.int8), np.full((frames, 3), np.nan)
     ankle[rows], heading[rows], pitch[rows] = pose.ankle[:n], pose.heading[:n], pose.pitch[:n]
@@ -223,182 +181,3 @@ def _track(cs: Contacts, flights: Flights, body: Body, g: FootGeometry) -> FootT
         )
     ball, toe_end, _ = foot_points(ankle, heading, pitch, g)
     return FootTrack(ankle, ball, toe_end, phase, anchor)
-
-
-# --- ground keys --------------------------------------------------------------------
-
-
-def _turns(score: Score) -> tuple[tuple[float, float, float], ...]:
-    """Pivots: ``(start_s, end_s, heading change)`` of the support and body turns."""
-    spb = score.seconds_per_beat
-    return tuple(
-        (s.beat * spb, s.end * spb, 2.0 * math.pi * float(s.amount or 0.0) * sign)
-        for s in score.symbols
-        if s.kind == "turn" and s.column in (*SUPPORTS, "body")
-        for sign in ((1.0 if s.turn == "left" else -1.0),)
-    )
-
-
-def _landing(p: Footprint, previous: Footprint | None, heading: float, leg_m: float) -> int:
-    """How ``p`` is reached, the foot along ``heading`` (rad) when it lands: ``HEEL``
-    (forward walking), ``BALL`` or ``FLAT``."""
-    if p.kind in FLIGHT_KINDS:
-        return BALL
-    if p.kind != "step" or previous is None:
-        return FLAT
-    x, z = p.position[0] - previous.position[0], p.position[1] - previous.position[1]
-    travel = math.hypot(x, z)
-    if travel < MIN_TRAVEL_LEGS * leg_m:
-        return FLAT
-    along = (x * math.sin(heading) + z * math.cos(heading)) / travel
-    return HEEL if along >= HEEL_STRIKE_MIN_COS else BALL
-
-
-def _contacts(
-    prints: tuple[Footprint, ...],
-    turns: tuple[tuple[float, float, float], ...],
-    end_s: float,
-    g: FootGeometry,
-) -> Contacts:
-    """One side's prints as :class:`Contacts`, for a score ``end_s`` seconds long."""
-    ordered = sorted(prints, key=lambda p: p.start_s)
-    if not ordered:
-        raise ValueError("a foot without footprints")
-    during = [tuple(w for w in turns if w[0] < p.end_s and w[1] > p.start_s) for p in ordered]
-    landing = [  # the print's heading is the one after its turns; not yet when it lands
-        p.heading - sum(w[2] for w in ws if w[0] >= p.start_s)
-        for p, ws in zip(ordered, during, strict=True)
-    ]
-    styles = [
-        _landing(p, ordered[i - 1] if i else None, landing[i], g.leg_m)
-        for i, p in enumerate(ordered)
-    ]
-    span = np.array([p.end_s - p.start_s for p in ordered])
-    pitch = {HEEL: HEEL_STRIKE_PITCH_DEG, BALL: -BALL_LANDING_PITCH_DEG, FLAT: 0.0}
-    lifts = np.array(
-        [i < len(ordered) - 1 or p.end_s < end_s - 1e-6 for i, p in enumerate(ordered)]
-    )
-    return Contacts(
-        start=np.array([p.start_s for p in ordered]),
-        end=np.array([p.end_s for p in ordered]),
-        position=np.array([p.position for p in ordered], dtype=np.float64),
-        heading=np.array([p.heading for p in ordered]),
-        land_pitch=np.radians([pitch[s] for s in styles]),
-        land_pivot=np.array(styles, dtype=np.int8),
-        land_s=np.where(np.array(styles) != FLAT, np.minimum(CONTACT_S, CONTACT_SHARE * span), 0),
-        lift_s=np.where(lifts, np.minimum(LIFTOFF_S, LIFTOFF_SHARE * span), 0.0),
-        high=np.array([p.level == "high" for p in ordered]),
-        kind=tuple(p.kind for p in ordered),
-        turns=tuple(during),
-    )
-
-
-def _schedule(cs: Contacts, ci: NDArray[np.intp], t: FloatArray) -> tuple[FloatArray, PhaseArray]:
-    """Pitch (rad) and pivot code ``[n]`` at times ``t`` in contacts ``ci``: landing
-    roll, flat, lift-off; ``high`` on the ball throughout."""
-    start, end, land, lift = cs.start[ci], cs.end[ci], cs.land_s[ci], cs.lift_s[ci]
-    landing = (t < start + land) & (land > 0)
-    lifting = (t > end - lift) & (lift > 0)
-    u_land = np.clip((t - start) / np.maximum(land, 1e-12), 0.0, 1.0)
-    u_lift = np.clip((t - end + lift) / np.maximum(lift, 1e-12), 0.0, 1.0)
-    pitch = np.where(landing, cs.land_pitch[ci] * (1.0 - u_land), 0.0)
-    pitch = np.where(lifting, -math.radians(LIFTOFF_PITCH_DEG) * u_lift, pitch)
-    pitch = np.where(cs.high[ci], -math.radians(HIGH_PITCH_DEG), pitch)
-    pivot = np.where(landing, cs.land_pivot[ci], FLAT)
-    pivot = np.where(lifting | cs.high[ci], BALL, pivot)
-    return pitch, pivot.astype(np.int8)
-
-
-def _progress(t: FloatArray, a: float, b: float, body: Body) -> FloatArray:
-    """How far ``[n]`` (0-1) a turn from ``a`` to ``b`` (s) is at ``t``, by the facing."""
-    if b - a < EPS_S:
-        return (t > a).astype(np.float64)
-    fa, fb = body.facing_at(np.array([a, b]))
-    if abs(fb - fa) < 1e-6:
-        return np.clip((t - a) / (b - a), 0.0, 1.0)
-    done = (body.facing_at(np.clip(t, a, b)) - fa) / (fb - fa)
-    return np.asarray(np.clip(done, 0.0, 1.0), dtype=np.float64)
-
-
-def _pivoted(
-    cs: Contacts,
-    c: int,
-    t: FloatArray,
-    pitch: FloatArray,
-    pivot: PhaseArray,
-    body: Body,
-    g: FootGeometry,
-) -> tuple[FloatArray, FloatArray, FloatArray, PhaseArray]:
-    """Heading, flat ankle projection ``[n, 2]``, pitch and pivot of contact ``c``
-    turning on its ball through its turns (the print's heading and position are the
-    ones after them, see :func:`motioncore.laban.footprints.footprints`)."""
-    b = g.ball_forward_m
-    h, here = float(cs.heading[c]), cs.position[c]
-    for _, _, angle in reversed(cs.turns[c]):  # the print is where its turns leave the foot
-        ball = here + b * np.array([math.sin(h), math.cos(h)])
-        h -= angle
-        here = ball - b * np.array([math.sin(h), math.cos(h)])
-    heading, flat = np.full(len(t), h), np.tile(here, (len(t), 1))
-    for start, end, angle in cs.turns[c]:
-        ball = here + b * np.array([math.sin(h), math.cos(h)])
-        turned = h + angle * _progress(t, start, end, body)
-        after, inside = t > start, (t > start) & (t < end)
-        heading = np.where(after, turned, heading)
-        flat = np.where(
-            after[:, None], ball - b * np.stack([np.sin(turned), np.cos(turned)], -1), flat
-        )
-        share = np.clip((t - start) / max(end - start, EPS_S), 0.0, 1.0)
-        rise = -math.radians(PIVOT_PITCH_DEG) * np.sin(np.pi * share)
-        pitch = np.where(inside, np.minimum(np.where(pivot == HEEL, 0.0, pitch), rise), pitch)
-        pivot = np.where(inside, BALL, pivot).astype(np.int8)
-        h += angle
-        here = ball - b * np.array([math.sin(h), math.cos(h)])
-    return heading, flat, pitch, pivot
-
-
-def _ground(
-    cs: Contacts,
-    ci: NDArray[np.intp],
-    t: FloatArray,
-    hip: FloatArray,
-    body: Body,
-    g: FootGeometry,
-) -> _Pose:
-    """The foot at times ``t`` ``[n]`` on contacts ``ci``, hip joint ``hip`` ``[n, 3]``."""
-    heading, flat = cs.heading[ci].copy(), cs.position[ci].copy()
-    pitch, pivot = _schedule(cs, ci, t)
-    for c in (int(c) for c in np.unique(ci) if cs.turns[c]):
-        rows = ci == c
-        heading[rows], flat[rows], pitch[rows], pivot[rows] = _pivoted(
-            cs, c, t[rows], pitch[rows], pivot[rows], body, g
-        )
-    pitch, pivot = _heel_until_reached(cs, ci, t, flat, heading, hip, pitch, pivot, g)
-    free = pivot != HEEL
-    pitch = np.where(free, np.minimum(pitch, reach_pitch(flat, heading, hip, BALL, g)), pitch)
-    pivot = np.where(free & (pitch < 0.0), BALL, pivot).astype(np.int8)
-    anchor = on_floor(flat) + pivot_along(pivot, g)[:, None] * forward_vector(heading)
-    return _Pose(pivoted_ankle(flat, heading, pitch, pivot, g), heading, pitch, pivot, anchor)
-
-
-def _heel_until_reached(
-    cs: Contacts,
-    ci: NDArray[np.intp],
-    t: FloatArray,
-    flat: FloatArray,
-    heading: FloatArray,
-    hip: FloatArray,
-    pitch: FloatArray,
-    pivot: PhaseArray,
-    g: FootGeometry,
-) -> tuple[FloatArray, PhaseArray]:
-    """A heel strike whose flat foot would be out of reach stays on the heel, toes up as
-    much as the reach needs, until the first instant the flat foot is in reach (so it
-    goes flat before any heel rise); lift-off, pivots and ``high`` take precedence."""
-    struck = cs.land_pivot[ci] == HEEL
-    toes_up = reach_pitch(flat, heading, hip, HEEL, g)
-    ready = struck & (t >= cs.start[ci] + cs.land_s[ci]) & (toes_up <= 0.0)
-    flat_from = np.full(len(cs.start), np.inf)
-    np.minimum.at(flat_from, ci[ready], t[ready])
-    on_heel = struck & (t < flat_from[ci]) & (pivot != BALL)
-    pitch = np.where(on_heel, np.maximum(np.where(pivot == HEEL, pitch, 0.0), toes_up), pitch)
-    return pitch, np.where(on_heel, HEEL, pivot).astype(np.int8)

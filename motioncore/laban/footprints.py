@@ -2,11 +2,11 @@
 
 The support columns are read in time order. Each support direction symbol is a step
 of its side's foot: the foot lands one step vector (the symbol's direction in the
-body's current facing frame × :func:`step_length_m`) away from the point beside the
-other foot (a hip width to its side), so the distance between consecutive footprints
-is the step length; ``place`` closes the foot beside the other. The body's centre is
-then midway between the feet (a hop, from one foot to the same foot, lands a step
-from where that foot took off, the centre above it).
+body's current facing frame × :func:`~motioncore.laban.steps.step_length_m`) away from
+the point beside the other foot (a hip width to its side), so the distance between
+consecutive footprints is the step length; ``place`` closes the foot beside the other.
+The body's centre is then midway between the feet (a hop, from one foot to the same
+foot, lands a step from where that foot took off, the centre above it).
 A ``turn`` in a support (or the body) column pivots on the supporting foot: the facing
 changes by exactly ``amount`` × 360° and the feet on the ground turn on their balls
 (:data:`BALL_FORWARD_LEGS` ahead of the ankle), so a print's position and heading are
@@ -30,7 +30,7 @@ Units: metres on the ground (x, z), the character starts at the origin facing +Z
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -41,29 +41,9 @@ from motioncore.laban.score import (
     Score,
     Symbol,
 )
+from motioncore.laban.steps import jump_form, path_turn, rotate, step_length_m
 from motioncore.laban.timing import attach_modifiers
 
-FORWARD_STEP_LEGS = 0.85
-"""A middle-level forward step, in leg lengths (0.85 × 0.84 m ≈ 0.71 m for the
-canonical skeleton: an ordinary walking step)."""
-DIRECTION_SCALE = {
-    "place": 0.0,
-    "forward": 1.0,
-    "backward": 0.7,
-    "left": 0.55,
-    "right": 0.55,
-    "left_forward": 0.8,
-    "right_forward": 0.8,
-    "left_backward": 0.65,
-    "right_backward": 0.65,
-}
-"""Step length by direction relative to forward: forward longer than sideways (§7.2)."""
-LEVEL_SCALE = {"low": 1.1, "middle": 1.0, "high": 0.75}
-"""Bent legs reach further; on the toes the steps are short."""
-SIZE_SCALE = 0.2
-"""Each step-size unit (-3 … 3) lengthens or shortens the step by this share."""
-FLIGHT_SPEED_MPS = 2.5
-"""Horizontal speed carried through a flight phase (a run's), per second of air time."""
 CONTACT_SHARE = 0.7
 """A walking step's foot lands this share into its support symbol (the transfer of
 weight); the rest of the symbol is double support, about 15 % of a stride at any
@@ -121,47 +101,6 @@ def pivot_settle_s(turn: Symbol, seconds_per_beat: float) -> float:
     return min(WEIGHT_SHIFT_S, turn.duration * seconds_per_beat / 2.0)
 
 
-def step_length_m(
-    direction: str, level: str, leg_length_m: float, size: int = 0, air_s: float = 0.0
-) -> float:
-    """How far a step in ``direction`` at ``level`` moves the body (metres): forward
-    :data:`FORWARD_STEP_LEGS` leg lengths, scaled by direction, level and step size,
-    plus :data:`FLIGHT_SPEED_MPS` × the time in the air before it."""
-    if direction == "place":
-        return 0.0
-    base = FORWARD_STEP_LEGS * leg_length_m * DIRECTION_SCALE[direction] * LEVEL_SCALE[level]
-    return base * (1.0 + SIZE_SCALE * size) + FLIGHT_SPEED_MPS * air_s
-
-
-def _rotate(vector: tuple[float, float], heading: float) -> np.ndarray:
-    """A body-frame (x, z) vector in the world, for a body facing ``heading``."""
-    c, s = math.cos(heading), math.sin(heading)
-    x, z = vector
-    return np.array([c * x + s * z, -s * x + c * z])
-
-
-def _path_turn(paths: list[Symbol], a: float, b: float) -> float:
-    """Heading change (radians, positive to the right) the path signs ask for between
-    beats ``a`` and ``b``."""
-    total = 0.0
-    for p in paths:
-        if p.path != "curved" or p.amount_deg is None:
-            continue
-        overlap = max(0.0, min(b, p.end) - max(a, p.beat))
-        total += math.radians(p.amount_deg) * overlap / p.duration
-    return total
-
-
-def _jump_form(takeoff_feet: int, landing_feet: int, same_foot: bool) -> str:
-    """The five basic jump forms: hop (one foot to the same), leap (one to the other),
-    jump (two to two), assemble (one to two), sissonne (two to one)."""
-    if landing_feet >= 2:
-        return "jump" if takeoff_feet >= 2 else "assemble"
-    if takeoff_feet >= 2:
-        return "sissonne"
-    return "hop" if same_foot else "leap"
-
-
 def _lift(
     prints: list[Footprint],
     open_print: dict[str, Footprint],
@@ -182,20 +121,24 @@ def _lift(
 
 def footprints(score: Score, leg_length_m: float = 0.84) -> Footprints:
     """The footprints of ``score`` for legs ``leg_length_m`` long (see the module docstring)."""
-    spb = score.seconds_per_beat
-    half = HIP_WIDTH_LEGS * leg_length_m / 2.0
-    centre = np.zeros(2)
-    heading = 0.0
-    side_offset = {"left": 1.0, "right": -1.0}
-    feet = {s: centre + _rotate((side_offset[s] * half, 0.0), heading) for s in ("left", "right")}
-    prints: list[Footprint] = []
-    open_print: dict[str, Footprint] = {
-        s: Footprint(
-            s, 0.0, math.inf, (float(feet[s][0]), float(feet[s][1])), 0.0, "middle", "start"
-        )
-        for s in ("left", "right")
-    }
-    times, centres, facings = [0.0], [centre.copy()], [heading]
+    events = _events(score)
+    walk = _Walk.start(score, leg_length_m, events)
+    for symbol in events:
+        walk.begin(symbol)
+        if symbol.kind == "turn":
+            walk.turn(symbol)
+        elif symbol.kind == "direction" and symbol.column in SUPPORTS:
+            walk.support(symbol)
+        elif symbol.column in LEG_GESTURES:
+            walk.leg_gesture(symbol)
+        elif symbol.kind == "hold":
+            walk.last_support_end = max(walk.last_support_end, symbol.end)
+        walk.mark(symbol.end * walk.spb)
+    return walk.finish(score.beats * walk.spb)
+
+
+def _events(score: Score) -> list[Symbol]:
+    """The supports, turns, holds and leg gestures, in time order (then by column)."""
     events = [
         s
         for s in score.symbols
@@ -203,150 +146,225 @@ def footprints(score: Score, leg_length_m: float = 0.84) -> Footprints:
     ]
     events = [s for s in events if s.column != "body" or s.kind == "turn"]
     gestures = [s for s in score.symbols if s.column in LEG_GESTURES and s.kind == "direction"]
-    events = sorted([*events, *gestures], key=lambda s: (s.beat, s.column))
-    attached, _ = attach_modifiers(score.symbols, MODIFIER_TOLERANCE_BEATS)
-    sizes = {step: sum(m.size or 0 for m in signs) for step, signs in attached.items()}
-    paths = [s for s in score.symbols if s.kind == "path"]
-    last_support_end = 0.0
-    last_beat = 0.0
-    airborne: set[str] = set()
-    support_ends: list[tuple[str, float]] = []
-    starts: dict[float, int] = {}
-    for event in events:
-        if event.kind == "direction" and event.column in SUPPORTS:
-            starts[round(event.beat, 6)] = starts.get(round(event.beat, 6), 0) + 1
-    flight_key, flight_air, takeoff = -1.0, 0.0, list[str]()
-    for symbol in events:
-        times.append(symbol.beat * spb)  # where the body is when the movement starts
-        centres.append(centre.copy())
-        facings.append(heading)
-        heading -= _path_turn(paths, last_beat, max(last_beat, symbol.end))
-        last_beat = max(last_beat, symbol.end)
-        if symbol.kind == "turn":
-            turn = 2.0 * math.pi * float(symbol.amount or 0.0)
-            turn = turn if symbol.turn == "left" else -turn
-            heading_before = heading
-            heading += turn
-            ball = BALL_FORWARD_LEGS * leg_length_m
-            if symbol.column in SUPPORTS:  # a pivot on one foot frees the other (§7.6)
-                pivot_side = symbol.column.removeprefix("support_")
-                if pivot_side not in airborne:
-                    free = "left" if pivot_side == "right" else "right"
-                    standing = open_print[pivot_side]
-                    release = max(standing.start_s, symbol.beat * spb - WEIGHT_SHIFT_S)
-                    _lift(prints, open_print, airborne, free, min(release, symbol.beat * spb))
-                    centre = np.array(standing.position) + _rotate((0.0, ball), standing.heading)
-                    settle = pivot_settle_s(symbol, spb)  # then over the ball it turns on
-                    times.append(symbol.beat * spb + settle)
-                    centres.append(centre.copy())
-                    facings.append(heading_before + turn * settle / (symbol.duration * spb))
-            grounded = [s for s in ("left", "right") if s not in airborne]
-            for s in ("left", "right"):
-                p = open_print[s]
-                position = np.array(p.position)
-                if s in grounded:  # it turns on its ball
-                    pivot = position + _rotate((0.0, ball), p.heading)
-                    position = pivot - _rotate((0.0, ball), heading)
-                open_print[s] = Footprint(
-                    s,
-                    p.start_s,
-                    p.end_s,
-                    (float(position[0]), float(position[1])),
-                    heading,
-                    p.level,
-                    p.kind,
-                    p.step_m,
-                )
-            if len(grounded) == 2:  # the body stays between the feet it turns on
-                centre = np.mean([open_print[s].position for s in grounded], axis=0)
-            if symbol.column in SUPPORTS:  # a pivot keeps the weight on the foot
-                last_support_end = max(last_support_end, symbol.end)
-        elif symbol.kind == "direction" and symbol.column in SUPPORTS:
-            side = symbol.column.removeprefix("support_")
-            key = round(symbol.beat, 6)
-            new_flight = key != flight_key
-            if new_flight:  # feet landing on the same beat share one flight
-                flight_key = key
-                flight_air = max(0.0, symbol.beat - last_support_end) * spb
-                takeoff = [s for s, end in support_ends if abs(end - last_support_end) < 1e-6]
-            air = flight_air
-            length = step_length_m(
-                str(symbol.direction),
-                str(symbol.level),
-                leg_length_m,
-                sizes.get(symbol, 0),
-                air,
+    return sorted([*events, *gestures], key=lambda s: (s.beat, s.column))
+
+
+_SIDES = ("left", "right")
+_SIDE_OFFSET = {"left": 1.0, "right": -1.0}
+
+
+@dataclass
+class _Walk:
+    """The walk through a score's events: the prints so far, the feet on the ground
+    (``open_print``) and in the air, the body's centre and facing, and the keys of the
+    centre's path (``times``, ``centres``, ``facings``)."""
+
+    spb: float
+    leg_length_m: float
+    half: float
+    sizes: dict[Symbol, int]
+    paths: list[Symbol]
+    starts: dict[float, int]
+    centre: np.ndarray
+    open_print: dict[str, Footprint]
+    heading: float = 0.0
+    prints: list[Footprint] = field(default_factory=list)
+    times: list[float] = field(default_factory=lambda: [0.0])
+    centres: list[np.ndarray] = field(default_factory=list)
+    facings: list[float] = field(default_factory=lambda: [0.0])
+    last_support_end: float = 0.0
+    last_beat: float = 0.0
+    airborne: set[str] = field(default_factory=set)
+    support_ends: list[tuple[str, float]] = field(default_factory=list)
+    flight_key: float = -1.0
+    flight_air: float = 0.0
+    takeoff: list[str] = field(default_factory=list)
+
+    @classmethod
+    def start(cls, score: Score, leg_length_m: float, events: list[Symbol]) -> _Walk:
+        """Standing at the origin facing +Z, the feet a hip width apart."""
+        half = HIP_WIDTH_LEGS * leg_length_m / 2.0
+        centre = np.zeros(2)
+        feet = {s: centre + rotate((_SIDE_OFFSET[s] * half, 0.0), 0.0) for s in _SIDES}
+        open_print = {
+            s: Footprint(
+                s, 0.0, math.inf, (float(feet[s][0]), float(feet[s][1])), 0.0, "middle", "start"
             )
-            move = DIRECTION_XZ[str(symbol.direction)]
-            norm = math.hypot(*move)
-            step = (move[0] / norm * length, move[1] / norm * length) if norm > 0 else (0.0, 0.0)
-            other = "left" if side == "right" else "right"
-            landing = starts.get(key, 1)
-            hop = air > 1e-9 and side in takeoff
-            if hop:  # from where this foot took off
-                base = np.array(open_print[side].position)
-            else:  # beside the other foot, a hip width to this side
-                base = np.array(open_print[other].position) + _rotate(
-                    (side_offset[side] * 2.0 * half, 0.0), heading
-                )
-            landed = base + _rotate(step, heading)
-            centre = (landed + np.array(open_print[other].position)) / 2.0
-            if air > 1e-9:  # landing from the air: the body comes down over the feet
-                if landing == 1 or new_flight:
-                    centre = landed - _rotate((side_offset[side] * half, 0.0), heading)
-                centres[-1] = centre.copy()  # already there when the support starts
-            kind = "step" if symbol.direction != "place" else "close"
-            if air > 1e-9:
-                kind = _jump_form(len(takeoff), landing, takeoff == [side])
-            if air > 1e-9 and new_flight:  # both feet left the ground when the supports ended
-                for foot in ("left", "right"):
-                    _lift(prints, open_print, airborne, foot, last_support_end * spb)
-            _lift(prints, open_print, airborne, side, symbol.beat * spb)
-            # Walking, the foot lands CONTACT_SHARE into the transfer of weight and the
-            # weight arrives on it when the symbol ends (double support in between);
-            # landing from the air, the foot is on the ground for the whole symbol.
-            contact = symbol.beat if air > 1e-9 else symbol.beat + CONTACT_SHARE * symbol.duration
-            airborne.discard(side)
-            open_print[side] = Footprint(
-                side,
-                contact * spb,
-                math.inf,
-                (float(landed[0]), float(landed[1])),
-                heading,
-                str(symbol.level),
-                kind,
-                length,
+            for s in _SIDES
+        }
+        attached, _ = attach_modifiers(score.symbols, MODIFIER_TOLERANCE_BEATS)
+        sizes = {step: sum(m.size or 0 for m in signs) for step, signs in attached.items()}
+        paths = [s for s in score.symbols if s.kind == "path"]
+        starts: dict[float, int] = {}
+        for event in events:
+            if event.kind == "direction" and event.column in SUPPORTS:
+                starts[round(event.beat, 6)] = starts.get(round(event.beat, 6), 0) + 1
+        walk = cls(
+            score.seconds_per_beat, leg_length_m, half, sizes, paths, starts, centre, open_print
+        )
+        walk.centres.append(centre.copy())
+        return walk
+
+    def mark(self, time_s: float) -> None:
+        """A key of the centre's path: where the body is at ``time_s``."""
+        self.times.append(time_s)
+        self.centres.append(self.centre.copy())
+        self.facings.append(self.heading)
+
+    def begin(self, symbol: Symbol) -> None:
+        """Where the body is when the movement starts; the path signs turn the facing."""
+        self.mark(symbol.beat * self.spb)
+        self.heading -= path_turn(self.paths, self.last_beat, max(self.last_beat, symbol.end))
+        self.last_beat = max(self.last_beat, symbol.end)
+
+    def lift(self, side: str, time_s: float) -> None:
+        """The foot on ``side`` leaves the ground at ``time_s`` (see :func:`_lift`)."""
+        _lift(self.prints, self.open_print, self.airborne, side, time_s)
+
+    def turn(self, symbol: Symbol) -> None:
+        """A turn sign: the facing changes by its amount, the grounded feet turn on their
+        balls; in a support column a pivot, which frees the other foot (§7.6)."""
+        turn = 2.0 * math.pi * float(symbol.amount or 0.0)
+        turn = turn if symbol.turn == "left" else -turn
+        heading_before = self.heading
+        self.heading += turn
+        ball = BALL_FORWARD_LEGS * self.leg_length_m
+        if symbol.column in SUPPORTS:
+            self._pivot(symbol, turn, heading_before, ball)
+        grounded = [s for s in _SIDES if s not in self.airborne]
+        for s in _SIDES:
+            p = self.open_print[s]
+            position = np.array(p.position)
+            if s in grounded:  # it turns on its ball
+                pivot = position + rotate((0.0, ball), p.heading)
+                position = pivot - rotate((0.0, ball), self.heading)
+            self.open_print[s] = Footprint(
+                s,
+                p.start_s,
+                p.end_s,
+                (float(position[0]), float(position[1])),
+                self.heading,
+                p.level,
+                p.kind,
+                p.step_m,
             )
-            last_support_end = max(last_support_end, symbol.end)
-            support_ends.append((side, symbol.end))
-        elif symbol.column in LEG_GESTURES:
-            side = symbol.column.removeprefix("leg_")
-            other = "left" if side == "right" else "right"
-            if other not in airborne and side not in airborne:
-                # The weight moves over the standing foot before the leg gestures.
-                shift_s = min(WEIGHT_SHIFT_S, symbol.beat * spb)
-                times[-1] = symbol.beat * spb - shift_s
-                centre = np.array(open_print[other].position)
-                times.append(symbol.beat * spb)
-                centres.append(centre.copy())
-                facings.append(heading)
-                _lift(prints, open_print, airborne, side, symbol.beat * spb)
-        elif symbol.kind == "hold":
-            last_support_end = max(last_support_end, symbol.end)
-        times.append(symbol.end * spb)
-        centres.append(centre.copy())
-        facings.append(heading)
-    end = score.beats * spb
-    for side in ("left", "right"):
-        _lift(prints, open_print, airborne, side, end)
-    ordered = tuple(
-        sorted((p for p in prints if p.end_s >= p.start_s), key=lambda p: (p.start_s, p.side))
-    )
-    order = np.argsort(np.array(times), kind="stable")
-    return Footprints(
-        ordered,
-        np.array(times)[order],
-        np.array(centres)[order],
-        np.array(facings)[order],
-        leg_length_m,
-    )
+        if len(grounded) == 2:  # the body stays between the feet it turns on
+            self.centre = np.mean([self.open_print[s].position for s in grounded], axis=0)
+        if symbol.column in SUPPORTS:  # a pivot keeps the weight on the foot
+            self.last_support_end = max(self.last_support_end, symbol.end)
+
+    def _pivot(self, symbol: Symbol, turn: float, heading_before: float, ball: float) -> None:
+        """A pivot on one foot frees the other; the centre moves over the turning ball."""
+        pivot_side = symbol.column.removeprefix("support_")
+        if pivot_side in self.airborne:
+            return
+        free = "left" if pivot_side == "right" else "right"
+        standing = self.open_print[pivot_side]
+        release = max(standing.start_s, symbol.beat * self.spb - WEIGHT_SHIFT_S)
+        self.lift(free, min(release, symbol.beat * self.spb))
+        self.centre = np.array(standing.position) + rotate((0.0, ball), standing.heading)
+        settle = pivot_settle_s(symbol, self.spb)  # then over the ball it turns on
+        self.times.append(symbol.beat * self.spb + settle)
+        self.centres.append(self.centre.copy())
+        self.facings.append(heading_before + turn * settle / (symbol.duration * self.spb))
+
+    def support(self, symbol: Symbol) -> None:
+        """A support direction symbol: a step (or, after a gap in the supports, a flight)
+        of its side's foot."""
+        side = symbol.column.removeprefix("support_")
+        key = round(symbol.beat, 6)
+        new_flight = key != self.flight_key
+        if new_flight:  # feet landing on the same beat share one flight
+            self.flight_key = key
+            self.flight_air = max(0.0, symbol.beat - self.last_support_end) * self.spb
+            self.takeoff = [
+                s for s, end in self.support_ends if abs(end - self.last_support_end) < 1e-6
+            ]
+        air = self.flight_air
+        length, landed = self._landing(symbol, side, air)
+        other = "left" if side == "right" else "right"
+        landing = self.starts.get(key, 1)
+        self.centre = (landed + np.array(self.open_print[other].position)) / 2.0
+        if air > 1e-9:  # landing from the air: the body comes down over the feet
+            if landing == 1 or new_flight:
+                offset = (_SIDE_OFFSET[side] * self.half, 0.0)
+                self.centre = landed - rotate(offset, self.heading)
+            self.centres[-1] = self.centre.copy()  # already there when the support starts
+        kind = "step" if symbol.direction != "place" else "close"
+        if air > 1e-9:
+            kind = jump_form(len(self.takeoff), landing, self.takeoff == [side])
+        if air > 1e-9 and new_flight:  # both feet left the ground when the supports ended
+            for foot in _SIDES:
+                self.lift(foot, self.last_support_end * self.spb)
+        self.lift(side, symbol.beat * self.spb)
+        # Walking, the foot lands CONTACT_SHARE into the transfer of weight and the
+        # weight arrives on it when the symbol ends (double support in between);
+        # landing from the air, the foot is on the ground for the whole symbol.
+        contact = symbol.beat if air > 1e-9 else symbol.beat + CONTACT_SHARE * symbol.duration
+        self.airborne.discard(side)
+        self.open_print[side] = Footprint(
+            side,
+            contact * self.spb,
+            math.inf,
+            (float(landed[0]), float(landed[1])),
+            self.heading,
+            str(symbol.level),
+            kind,
+            length,
+        )
+        self.last_support_end = max(self.last_support_end, symbol.end)
+        self.support_ends.append((side, symbol.end))
+
+    def _landing(self, symbol: Symbol, side: str, air: float) -> tuple[float, np.ndarray]:
+        """The step's length (m) and where the foot lands: one step from where it took off
+        (a hop), else from beside the other foot, a hip width to this side."""
+        length = step_length_m(
+            str(symbol.direction),
+            str(symbol.level),
+            self.leg_length_m,
+            self.sizes.get(symbol, 0),
+            air,
+        )
+        move = DIRECTION_XZ[str(symbol.direction)]
+        norm = math.hypot(*move)
+        step = (move[0] / norm * length, move[1] / norm * length) if norm > 0 else (0.0, 0.0)
+        other = "left" if side == "right" else "right"
+        if air > 1e-9 and side in self.takeoff:  # from where this foot took off
+            base = np.array(self.open_print[side].position)
+        else:  # beside the other foot, a hip width to this side
+            base = np.array(self.open_print[other].position) + rotate(
+                (_SIDE_OFFSET[side] * 2.0 * self.half, 0.0), self.heading
+            )
+        return length, base + rotate(step, self.heading)
+
+    def leg_gesture(self, symbol: Symbol) -> None:
+        """A leg gesture while both feet are down lifts that foot, the weight first moving
+        over the standing foot."""
+        side = symbol.column.removeprefix("leg_")
+        other = "left" if side == "right" else "right"
+        if other in self.airborne or side in self.airborne:
+            return
+        shift_s = min(WEIGHT_SHIFT_S, symbol.beat * self.spb)
+        self.times[-1] = symbol.beat * self.spb - shift_s
+        self.centre = np.array(self.open_print[other].position)
+        self.mark(symbol.beat * self.spb)
+        self.lift(side, symbol.beat * self.spb)
+
+    def finish(self, end_s: float) -> Footprints:
+        """Every foot lifts at the score's end; the prints and the centre's keys in order."""
+        for side in _SIDES:
+            self.lift(side, end_s)
+        ordered = tuple(
+            sorted(
+                (p for p in self.prints if p.end_s >= p.start_s),
+                key=lambda p: (p.start_s, p.side),
+            )
+        )
+        order = np.argsort(np.array(self.times), kind="stable")
+        return Footprints(
+            ordered,
+            np.array(self.times)[order],
+            np.array(self.centres)[order],
+            np.array(self.facings)[order],
+            self.leg_length_m,
+        )

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -290,28 +290,52 @@ def _kind_problems(s: Symbol) -> list[str]:
         out.append("beat and duration must not be negative")
     if s.part is not None and s.part not in PARTS[s.column]:
         out.append(f"part {s.part!r} is not one of {', '.join(PARTS[s.column])}")
-    if s.kind == "direction":
-        if s.direction not in DIRECTIONS:
-            out.append(f"direction must be one of {', '.join(DIRECTIONS)}")
-        if s.level not in LEVELS:
-            out.append(f"level must be one of {', '.join(LEVELS)}")
-    elif s.kind == "turn":
-        if s.turn not in ("left", "right"):
-            out.append("turn must be 'left' or 'right'")
-        if not _number(s.amount) or not 0 < float(s.amount or 0) <= 4:
-            out.append("amount must be a fraction of a full turn, more than 0 and at most 4")
-    elif s.kind == "path":
-        if s.path not in ("straight", "curved"):
-            out.append("path must be 'straight' or 'curved'")
-        if s.path == "curved" and (not _number(s.amount_deg) or s.amount_deg == 0):
-            out.append("a curved path needs a non-zero amount_deg")
-        if s.duration <= 0:
-            out.append("a path sign needs a duration")
-    elif s.kind == "step_size" and not (
-        isinstance(s.size, int) and not isinstance(s.size, bool) and -3 <= s.size <= 3
-    ):
-        out.append("size must be a whole number from -3 to 3")
+    own = _OWN_PROBLEMS.get(s.kind)
+    return out + own(s) if own is not None else out
+
+
+def _direction_problems(s: Symbol) -> list[str]:
+    out = []
+    if s.direction not in DIRECTIONS:
+        out.append(f"direction must be one of {', '.join(DIRECTIONS)}")
+    if s.level not in LEVELS:
+        out.append(f"level must be one of {', '.join(LEVELS)}")
     return out
+
+
+def _turn_problems(s: Symbol) -> list[str]:
+    out = []
+    if s.turn not in ("left", "right"):
+        out.append("turn must be 'left' or 'right'")
+    if not _number(s.amount) or not 0 < float(s.amount or 0) <= 4:
+        out.append("amount must be a fraction of a full turn, more than 0 and at most 4")
+    return out
+
+
+def _path_problems(s: Symbol) -> list[str]:
+    out = []
+    if s.path not in ("straight", "curved"):
+        out.append("path must be 'straight' or 'curved'")
+    if s.path == "curved" and (not _number(s.amount_deg) or s.amount_deg == 0):
+        out.append("a curved path needs a non-zero amount_deg")
+    if s.duration <= 0:
+        out.append("a path sign needs a duration")
+    return out
+
+
+def _step_size_problems(s: Symbol) -> list[str]:
+    if isinstance(s.size, int) and not isinstance(s.size, bool) and -3 <= s.size <= 3:
+        return []
+    return ["size must be a whole number from -3 to 3"]
+
+
+_OWN_PROBLEMS: dict[str, Callable[[Symbol], list[str]]] = {
+    "direction": _direction_problems,
+    "turn": _turn_problems,
+    "path": _path_problems,
+    "step_size": _step_size_problems,
+}
+"""Kind -> the checks of the fields only that kind has."""
 
 
 def _check_timing(symbols: list[tuple[int, Symbol]], beats: int, problems: list[str]) -> None:

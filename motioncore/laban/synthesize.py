@@ -25,7 +25,7 @@ positions.
    channels (:mod:`motioncore.laban.gestures`) with the performed timing of
    :mod:`motioncore.laban.timing`, in the body's facing frame.
 7. **Joints**: the landmark positions go through the retargeting solver
-   (:func:`motioncore.retarget.solve`) on the canonical skeleton.
+   (:func:`motioncore.skeleton.retarget.solve`) on the canonical skeleton.
 
 Measured on the solved skeleton and reported: the lowest foot point, the skate (how far
 a contact point slides within one ground phase) and ε_physics/ε_comfort
@@ -39,13 +39,14 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from motioncore import canonical, fk, measures, quat, retarget
+from motioncore import fk, measures, quat
 from motioncore.clip import Clip
 from motioncore.laban import body_path, foot_keys, gestures, timing
 from motioncore.laban.body_path import CANONICAL_LEG_M, FPS, MAX_REACH, SIDES
 from motioncore.laban.com_errors import com_errors
 from motioncore.laban.footprints import Footprints, footprints
 from motioncore.laban.score import Score
+from motioncore.skeleton import canonical, landmarks, retarget
 
 FloatArray = NDArray[np.float64]
 REACH_PASSES = 3
@@ -228,7 +229,7 @@ def _arms(
 
 def _solve(points: dict[str, FloatArray], frames: int) -> Clip:
     skeleton = canonical.skeleton()
-    rig = retarget.Rig.of(skeleton, canonical.rest_positions(), canonical.roles())
+    rig = landmarks.Rig.of(skeleton, canonical.rest_positions(), canonical.roles())
     rest_rot = quat.identity((skeleton.num_joints,))
     rest_tr = skeleton.offsets.copy()
     rest_tr[0] = (0.0, canonical.HIPS_HEIGHT_M, 0.0)

@@ -31,8 +31,12 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from motioncore import alignment, canonical, clean, contacts, fk, gait, quat, resample, retarget
+from motioncore import clean, contacts, fk, quat
+from motioncore.analysis import gait
+from motioncore.clean import resample
 from motioncore.clip import Clip
+from motioncore.skeleton import canonical, retarget
+from motioncore.skeleton.facing import yaw
 
 FloatArray = NDArray[np.float64]
 
@@ -145,7 +149,7 @@ def _local_pose(clip: Clip, facing: FloatArray) -> FloatArray:
     """Rotation vectors ``[F, 21, 3]``: the hips relative to the heading frame, the
     other joints local."""
     rotations = clip.rotations[:, JOINTS].copy()
-    rotations[:, 0] = quat.mul(quat.conjugate(alignment.yaw(facing)), rotations[:, 0])
+    rotations[:, 0] = quat.mul(quat.conjugate(yaw(facing)), rotations[:, 0])
     rotations *= np.where(rotations[..., :1] < 0.0, -1.0, 1.0)
     return quat.to_rotvec(rotations)
 

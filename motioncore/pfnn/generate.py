@@ -26,15 +26,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import NDArray
 
-from motioncore import canonical, contacts, fk, footskate, gait, measures, quat
-from motioncore.alignment import yaw
+from motioncore import contacts, fk, measures, quat
+from motioncore.analysis import gait
+from motioncore.clean import footskate
 from motioncore.clip import Clip
 from motioncore.errors import MotionCoreError
 from motioncore.pfnn import dataset as data
 from motioncore.pfnn.network import Mode, Runtime, Weights
-from motioncore.skeleton import JointRoles
+from motioncore.pfnn.path import Path as Path  # re-exported: the paths generate() walks
+from motioncore.skeleton import JointRoles, canonical
+from motioncore.skeleton.facing import yaw
 
 FloatArray = NDArray[np.float64]
 Terrain = Callable[[FloatArray, FloatArray], FloatArray]
@@ -64,71 +67,6 @@ weights)."""
 def flat(x: FloatArray, z: FloatArray) -> FloatArray:
     """Flat ground at height 0."""
     return np.zeros(np.broadcast(x, z).shape)
-
-
-@dataclass(frozen=True)
-class Path:
-    """A polyline on the ground ``[P, 2]`` (x, z metres), walked from its first point."""
-
-    points: FloatArray
-
-    @classmethod
-    def parse(cls, text: str) -> Path:
-        """``"x,z;x,z;…"`` (at least two distinct points)."""
-        try:
-            points = np.array(
-                [[float(v) for v in pair.split(",")] for pair in text.split(";") if pair.strip()]
-            )
-        except ValueError as error:
-            raise MotionCoreError(f"a path is 'x,z;x,z;…' in metres: {error}") from None
-        return cls.of(points)
-
-    @classmethod
-    def of(cls, points: ArrayLike) -> Path:
-        pts = np.asarray(points, dtype=np.float64)
-        if pts.ndim != 2 or pts.shape[1] != 2 or len(pts) < 2 or not np.isfinite(pts).all():
-            raise MotionCoreError("a path needs at least two finite (x, z) points")
-        keep = np.concatenate([[True], np.linalg.norm(np.diff(pts, axis=0), axis=1) > 1e-9])
-        if keep.sum() < 2:
-            raise MotionCoreError("a path needs two distinct points")
-        return cls(pts[keep])
-
-    @property
-    def lengths(self) -> FloatArray:
-        """Cumulative length at each point ``[P]``, metres."""
-        return np.concatenate(
-            [[0.0], np.cumsum(np.linalg.norm(np.diff(self.points, axis=0), axis=1))]
-        )
-
-    @property
-    def length_m(self) -> float:
-        return float(self.lengths[-1])
-
-    def at(self, s: ArrayLike) -> FloatArray:
-        """Points ``[..., 2]`` at arc lengths ``s`` (clamped to the path)."""
-        s = np.clip(np.asarray(s, dtype=np.float64), 0.0, self.length_m)
-        return np.stack(
-            [
-                np.interp(s, self.lengths, self.points[:, 0]),
-                np.interp(s, self.lengths, self.points[:, 1]),
-            ],
-            axis=-1,
-        )
-
-    def project(self, point: FloatArray) -> tuple[float, float]:
-        """(arc length of the nearest point, distance to it) of a ground point."""
-        a, b = self.points[:-1], self.points[1:]
-        ab = b - a
-        t = np.clip(np.sum((point - a) * ab, axis=1) / np.sum(ab * ab, axis=1), 0.0, 1.0)
-        nearest = a + t[:, None] * ab
-        d = np.linalg.norm(point - nearest, axis=1)
-        i = int(np.argmin(d))
-        return float(self.lengths[i] + t[i] * np.linalg.norm(ab[i])), float(d[i])
-
-    def rms_m(self, points: FloatArray) -> float:
-        """Root mean square distance (m) of ground points ``[F, 2]`` (x, z) to the path."""
-        distances = np.array([self.project(p)[1] for p in points])
-        return float(np.sqrt(np.mean(distances**2)))
 
 
 @dataclass(frozen=True)
@@ -203,38 +141,99 @@ def generate(
 ) -> Generated:
     """Walk ``path`` at ``speed_mps`` for ``seconds`` (default: until its end at that
     speed), starting at its first point facing along it; ``foot_lock`` pins planted
-    feet afterwards with two-bone IK (:func:`motioncore.footskate.cleanup`);
+    feet afterwards with two-bone IK (:func:`motioncore.clean.footskate.cleanup`);
     ``progress(fraction)`` hears about every generated second."""
     if not (0.0 < speed_mps < 10.0):
         raise MotionCoreError(f"speed must be between 0 and 10 m/s, got {speed_mps}")
     duration = path.length_m / speed_mps if seconds is None else seconds
     frames = max(round(duration * data.FPS), 2)
     runtime = Runtime(weights, mode)
-    offsets = np.array(data.TRAJECTORY_OFFSETS)
-    future = offsets[offsets > 0]
-    start_dir = path.points[1] - path.points[0]
-    facing = float(np.arctan2(start_dir[0], start_dir[1]))
-    control = facing
-    pose = weights.input_mean[_POSE].astype(np.float64)
-    height = float(weights.input_mean[-1])
-    phase = 0.0
-    positions = np.zeros((frames, 2))
-    facings = np.zeros(frames)
-    poses = np.zeros((frames, data.POSE_SIZE))
-    heights = np.zeros(frames)
-    phases = np.zeros(frames)
-    contact = np.zeros((frames, 2), dtype=bool)
-    positions[0] = path.points[0]
-    velocity = np.zeros(2)
-    ring = np.array(data.TERRAIN_RING)
+    walk = _Walk.start(weights, path, frames)
     for t in range(frames):
-        position = positions[t]
-        facings[t], poses[t], heights[t], phases[t] = facing, pose, height, phase
+        walk.record(t)
+        out = runtime.step(walk.inputs(t, path, speed_mps, terrain), walk.phase)
+        if progress is not None and t % int(data.FPS) == 0:
+            progress(t / frames)
+        walk.contact[t] = out[_CONTACTS] > 0.5
+        if t + 1 == frames:
+            break
+        walk.advance(t, out)
+    clip = canonical_clip(walk.positions, walk.facings, walk.poses, walk.heights, terrain)
+    return _measured(clip, walk.phases, walk.contact, path, foot_lock, terrain is flat)
+
+
+@dataclass
+class _Walk:
+    """A walk being generated: its frames so far (``[F, ...]``) and its current state."""
+
+    positions: FloatArray
+    facings: FloatArray
+    poses: FloatArray
+    heights: FloatArray
+    phases: FloatArray
+    contact: NDArray[np.bool_]
+    facing: float
+    control: float
+    pose: FloatArray
+    height: float
+    phase: float
+    velocity: FloatArray
+    offsets: FloatArray
+    ring: FloatArray
+
+    @classmethod
+    def start(cls, weights: Weights, path: Path, frames: int) -> _Walk:
+        """At the path's first point, facing along it, in the weights' mean pose."""
+        start_dir = path.points[1] - path.points[0]
+        facing = float(np.arctan2(start_dir[0], start_dir[1]))
+        ring = np.array(data.TERRAIN_RING)
+        walk = cls(
+            np.zeros((frames, 2)),
+            np.zeros(frames),
+            np.zeros((frames, data.POSE_SIZE)),
+            np.zeros(frames),
+            np.zeros(frames),
+            np.zeros((frames, 2), dtype=bool),
+            facing,
+            facing,
+            weights.input_mean[_POSE].astype(np.float64),
+            float(weights.input_mean[-1]),
+            0.0,
+            np.zeros(2),
+            np.array(data.TRAJECTORY_OFFSETS),
+            np.stack([ring[:, 0] * np.sin(ring[:, 1]), ring[:, 0] * np.cos(ring[:, 1])], -1),
+        )
+        walk.positions[0] = path.points[0]
+        return walk
+
+    def record(self, t: int) -> None:
+        """Frame ``t`` is the current state."""
+        self.facings[t], self.poses[t] = self.facing, self.pose
+        self.heights[t], self.phases[t] = self.height, self.phase
+
+    def inputs(self, t: int, path: Path, speed_mps: float, terrain: Terrain) -> FloatArray:
+        """Steps 1-2 at frame ``t``: the network's inputs (the control turns towards the
+        path on the way)."""
+        position = self.positions[t]
         # 1. terrain around the root, heading frame
-        local = np.stack([ring[:, 0] * np.sin(ring[:, 1]), ring[:, 0] * np.cos(ring[:, 1])], -1)
-        around = position + _world(local, facing)
+        around = position + _world(self.ring, self.facing)
         heights_ring = terrain(around[:, 0], around[:, 1]) - terrain(position[:1], position[1:])
         # 2. features
+        return np.concatenate(
+            [
+                self.pose,
+                _heading_frame(self.velocity, self.facing),
+                self._trajectory(t, path, speed_mps),
+                heights_ring,
+                [np.sin(self.phase), np.cos(self.phase)],
+                [self.height],
+            ]
+        )
+
+    def _trajectory(self, t: int, path: Path, speed_mps: float) -> FloatArray:
+        """Past positions and directions from the frames so far, future ones from the path."""
+        position, offsets = self.positions[t], self.offsets
+        future = offsets[offsets > 0]
         past_idx = np.clip(t + offsets[offsets <= 0], 0, t)
         s_now, _ = path.project(position)
         ahead = path.at(s_now + speed_mps * future / data.FPS)
@@ -244,46 +243,29 @@ def generate(
         wanted = (
             float(np.arctan2(tangent[0, 0], tangent[0, 1]))
             if np.linalg.norm(tangent[0]) > 1e-9
-            else control
+            else self.control
         )
-        control = _turn_towards(control, wanted)
-        traj_pos = np.concatenate([positions[past_idx], ahead]) - position
+        self.control = _turn_towards(self.control, wanted)
+        traj_pos = np.concatenate([self.positions[past_idx], ahead]) - position
         tangent_dirs = np.arctan2(tangent[:, 0], tangent[:, 1])
-        traj_dir = np.concatenate([facings[past_idx], control + (tangent_dirs - wanted)])
-        trajectory = np.concatenate(
+        traj_dir = np.concatenate([self.facings[past_idx], self.control + (tangent_dirs - wanted)])
+        return np.concatenate(
             [
-                _heading_frame(traj_pos, facing),
-                np.stack([np.sin(traj_dir - facing), np.cos(traj_dir - facing)], -1),
+                _heading_frame(traj_pos, self.facing),
+                np.stack([np.sin(traj_dir - self.facing), np.cos(traj_dir - self.facing)], -1),
             ],
             axis=-1,
         ).reshape(-1)
-        inputs = np.concatenate(
-            [
-                pose,
-                _heading_frame(velocity, facing),
-                trajectory,
-                heights_ring,
-                [np.sin(phase), np.cos(phase)],
-                [height],
-            ]
-        )
-        # 3. predict
-        out = runtime.step(inputs, phase)
-        if progress is not None and t % int(data.FPS) == 0:
-            progress(t / frames)
-        contact[t] = out[_CONTACTS] > 0.5
-        if t + 1 == frames:
-            break
-        # 4. integrate the root; 5. advance the phase
-        step = _world(out[_STEP], facing)
-        positions[t + 1] = position + step
-        velocity = step * data.FPS
-        facing += float(out[_TURN])
-        pose = next_pose(pose, out)
-        height = float(out[_HEIGHT])
-        phase = float(np.mod(phase + max(float(out[_PHASE]), 0.0), 2.0 * np.pi))
-    clip = canonical_clip(positions, facings, poses, heights, terrain)
-    return _measured(clip, phases, contact, path, foot_lock, terrain is flat)
+
+    def advance(self, t: int, out: FloatArray) -> None:
+        """Steps 4-5 after frame ``t``: integrate the root, advance the phase."""
+        step = _world(out[_STEP], self.facing)
+        self.positions[t + 1] = self.positions[t] + step
+        self.velocity = step * data.FPS
+        self.facing += float(out[_TURN])
+        self.pose = next_pose(self.pose, out)
+        self.height = float(out[_HEIGHT])
+        self.phase = float(np.mod(self.phase + max(float(out[_PHASE]), 0.0), 2.0 * np.pi))
 
 
 def next_pose(pose: FloatArray, out: FloatArray) -> FloatArray:
@@ -325,7 +307,7 @@ def foot_slide_mps(clip: Clip, floor_m: float | None = None) -> float:
 
 def foot_lock(clip: Clip, floor_m: float | None, roles: JointRoles | None = None) -> Clip:
     """``clip`` with its planted feet locked and kept above the floor
-    (:func:`motioncore.footskate.cleanup` on :func:`motioncore.contacts.detect`)."""
+    (:func:`motioncore.clean.footskate.cleanup` on :func:`motioncore.contacts.detect`)."""
     roles = roles if roles is not None else canonical.roles()
     return footskate.cleanup(clip, contacts.detect(clip, roles, floor_m=floor_m), roles)
 

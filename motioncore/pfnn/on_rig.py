@@ -1,7 +1,7 @@
 """A PFNN walk on a user's rig, along a path given in metres.
 
 The network walks the canonical skeleton (legs of :func:`canonical_leg_m`), and
-:func:`motioncore.retarget.to_rig` scales strides, and so the root's path, by the
+:func:`motioncore.skeleton.retarget.to_rig` scales strides, and so the root's path, by the
 rig's legs over the canonical ones. To walk *the path as given*, the canonical walk
 is asked for the path and the speed scaled down by that ratio (the same cadence, a
 proportionally longer stride on a taller rig); the walk is then put on the rig,
@@ -19,11 +19,12 @@ from functools import cache
 
 import numpy as np
 
-from motioncore import canonical, fk, measures, retarget
+from motioncore import fk, measures
 from motioncore import skeleton as roles_mod
 from motioncore.clip import Clip
 from motioncore.pfnn import generate
 from motioncore.pfnn.network import Mode, Weights
+from motioncore.skeleton import canonical, retarget
 
 
 @dataclass(frozen=True, eq=False)

@@ -1,85 +1,115 @@
-// Clip page: the 3-D player. init / animate / resize only; the pieces live in viewer/.
+// @ts-check
+// Clip page: the 3-D player (viewer/player.js) with the raw motion as a ghost, and the
+// curves under it (α, θ_max and the measure re-score the cut points in the browser).
 //
 // The viewer arrays come from the clip's `viewer.json` download (the URL is in
 // `data-viewer-url` on #viewer); the browser does no kinematics.
 
-import * as THREE from "three";
 import { rescore } from "./analysis/rescore.js";
 import { csrfToken, errorMessage, parseJson } from "./api.js";
 import { panelData, summary } from "./viewer/analysis-data.js";
 import { describe, travellingRoot } from "./viewer/arrays.js";
-import { PlaybackControls } from "./viewer/controls.js";
 import { CurvesPanel } from "./viewer/curves-panel.js";
-import { Playback } from "./viewer/playback.js";
+import { Player } from "./viewer/player.js";
 import { SkeletonView } from "./viewer/skeleton-view.js";
-import { Stage } from "./viewer/stage.js";
+
+/** @typedef {import("./viewer/analysis-data.js").AnalysisBody} AnalysisBody */
+/** @typedef {{alpha: number, thetaMaxDeg: number, method: import("./analysis/rescore.js").Measure}} Parameters */
 
 const root = document.getElementById("viewer");
 const ui = {
-  canvas: root?.querySelector("[data-canvas]"),
-  status: root?.querySelector("[data-viewer-status]"),
-  presets: root ? [...root.querySelectorAll("[data-preset]")] : [],
-  curves: root?.querySelector("[data-curves]"),
-  ghost: root?.querySelector("[data-ghost]"),
-  body: root?.querySelector("[data-body]"),
+  canvas: /** @type {HTMLElement} */ (root?.querySelector("[data-canvas]")),
+  status: /** @type {HTMLElement} */ (root?.querySelector("[data-viewer-status]")),
+  curves: /** @type {HTMLElement | null} */ (root?.querySelector("[data-curves]") ?? null),
+  ghost: /** @type {HTMLInputElement | null} */ (root?.querySelector("[data-ghost]") ?? null),
 };
 const state = {
-  stage: null, skeleton: null, ghost: null, playback: null, controls: null, panel: null,
-  last: 0, hips: 0,
+  /** @type {Player | null} */ player: null,
+  /** @type {SkeletonView | null} */ skeleton: null,
+  /** @type {{view: SkeletonView, fps: number, startS: number} | null} */ ghost: null,
+  /** @type {CurvesPanel | null} */ panel: null,
+  hips: 0,
 };
 
-function showFrame() {
-  const { playback, skeleton, stage } = state;
+/** @param {import("./viewer/playback.js").Playback} playback */
+function showFrame(playback) {
+  const { player, skeleton } = state;
+  if (!player || !skeleton || !root) return;
   skeleton.update(playback.frame);
   if (state.ghost) {
     state.ghost.view.update(Math.round((playback.time + state.ghost.startS) * state.ghost.fps));
     root.dataset.ghostFrame = String(state.ghost.view.frame);
   }
-  stage.track(skeleton.jointPosition(playback.frame, state.hips, new THREE.Vector3()));
-  state.controls.show();
+  player.track(skeleton, state.hips, playback.frame);
+  player.controls?.show();
   state.panel?.update(playback.frame);
 }
 
-function bindControls(playback, stage) {
-  state.controls = new PlaybackControls(root, playback);
-  for (const button of ui.presets) {
-    button.addEventListener("click", () => stage.preset(button.dataset.preset, stage.target));
-  }
-  playback.onChange(showFrame);
+/**
+ * The element matching `selector` in the curves panel (the template has each one).
+ * @template {Element} [T=HTMLElement]
+ * @param {HTMLElement} curves
+ * @param {string} selector
+ * @returns {T}
+ */
+function part(curves, selector) {
+  return /** @type {T} */ (curves.querySelector(selector));
 }
 
-/** The controls' α, θ and measure. */
+/**
+ * The controls' α, θ and measure.
+ * @param {HTMLElement} curves
+ * @returns {Parameters}
+ */
 function parameters(curves) {
-  const q = (selector) => curves.querySelector(selector);
-  const alpha = Number(q("[data-alpha]").value);
-  const theta = Number(q("[data-theta]").value);
-  q("[data-alpha-value]").textContent = alpha.toFixed(2);
-  q("[data-theta-value]").textContent = `${theta}°`;
-  const chosen = { alpha, thetaMaxDeg: theta, method: q("[data-method]").value };
+  /** @type {HTMLInputElement} */
+  const alphaInput = part(curves, "[data-alpha]");
+  /** @type {HTMLInputElement} */
+  const thetaInput = part(curves, "[data-theta]");
+  /** @type {HTMLSelectElement} */
+  const methodSelect = part(curves, "[data-method]");
+  const alpha = Number(alphaInput.value);
+  const theta = Number(thetaInput.value);
+  part(curves, "[data-alpha-value]").textContent = alpha.toFixed(2);
+  part(curves, "[data-theta-value]").textContent = `${theta}°`;
+  // The select's options are the server's measures.
+  const method = /** @type {Parameters["method"]} */ (methodSelect.value);
+  const chosen = { alpha, thetaMaxDeg: theta, method };
   syncTransitionForm(chosen);
   return chosen;
 }
 
-/** The "Transition into…" form starts its run with the parameters set here. */
+/**
+ * The "Transition into…" form starts its run with the parameters set here.
+ * @param {Parameters} chosen
+ */
 function syncTransitionForm({ alpha, thetaMaxDeg, method }) {
-  const form = document.querySelector("[data-transition-form]");
+  const form = /** @type {HTMLFormElement | null} */ (document.querySelector("[data-transition-form]"));
   if (!form) return;
-  form.elements.alpha.value = String(alpha);
-  form.elements.theta_max_deg.value = String(thetaMaxDeg);
-  form.elements.method.value = method;
-  form.querySelector("[data-transition-params]").textContent =
-    `α ${alpha.toFixed(2)}, θ_max ${thetaMaxDeg}°, ${method}`;
+  const field = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (form.elements.namedItem(name));
+  field("alpha").value = String(alpha);
+  field("theta_max_deg").value = String(thetaMaxDeg);
+  field("method").value = method;
+  part(form, "[data-transition-params]").textContent = `α ${alpha.toFixed(2)}, θ_max ${thetaMaxDeg}°, ${method}`;
 }
 
-/** Show an analysis body (the server's, or the browser's re-scoring in the same keys). */
+/**
+ * Show an analysis body (the server's, or the browser's re-scoring in the same keys).
+ * @param {HTMLElement} curves
+ * @param {AnalysisBody} body
+ */
 function show(curves, body) {
-  state.panel.setData(panelData(body));
-  curves.querySelector("[data-summary]").textContent = summary(body);
+  state.panel?.setData(panelData(body));
+  part(curves, "[data-summary]").textContent = summary(body);
   curves.dataset.candidates = String(body.candidates.length);
   curves.dataset.best = String(body.best ? body.best.frame : -1);
 }
 
-/** Re-score in the browser (static/js/analysis, the same algorithm as motioncore). */
+/**
+ * Re-score in the browser (static/js/analysis, the same algorithm as motioncore).
+ * @param {HTMLElement} curves
+ * @param {AnalysisBody} server
+ */
 function rescoreHere(curves, server) {
   const started = performance.now();
   const result = rescore({
@@ -102,19 +132,21 @@ function rescoreHere(curves, server) {
   curves.dataset.rescoreMs = (performance.now() - started).toFixed(2);
 }
 
-/** The server's analysis at the initial parameters; then every change is re-scored here. */
+/**
+ * The server's analysis at the initial parameters; then every change is re-scored here.
+ * @param {HTMLElement} curves
+ * @param {import("./viewer/playback.js").Playback} playback
+ */
 async function initCurves(curves, playback) {
-  state.panel = new CurvesPanel(curves.querySelector("[data-plot]"), {
+  state.panel = new CurvesPanel(part(curves, "[data-plot]"), {
     onSeek: (frame) => playback.seek(frame),
   });
-  window.addEventListener("resize", () => state.panel.resize());
   const { alpha, thetaMaxDeg, method } = parameters(curves);
-  const query = new URLSearchParams({ alpha, theta: thetaMaxDeg, method });
+  const query = new URLSearchParams({ alpha: String(alpha), theta: String(thetaMaxDeg), method });
   const response = await fetch(`${curves.dataset.analysisUrl}?${query}`, { credentials: "same-origin" });
   const server = await response.json();
   if (!response.ok) {
-    curves.querySelector("[data-summary]").textContent =
-      server?.error?.message ?? `The server answered ${response.status}.`;
+    part(curves, "[data-summary]").textContent = server?.error?.message ?? `The server answered ${response.status}.`;
     return;
   }
   show(curves, server);
@@ -124,12 +156,16 @@ async function initCurves(curves, playback) {
   curves.querySelector("[data-save]")?.addEventListener("click", () => save(curves));
 }
 
-/** Store the controls' parameters as the clip's analysis parameters (editors). */
+/**
+ * Store the controls' parameters as the clip's analysis parameters (editors).
+ * @param {HTMLElement} curves
+ */
 async function save(curves) {
   const { alpha, thetaMaxDeg, method } = parameters(curves);
-  const button = curves.querySelector("[data-save]");
+  /** @type {HTMLButtonElement} */
+  const button = part(curves, "[data-save]");
   button.disabled = true;
-  const response = await fetch(curves.dataset.analysisUrl, {
+  const response = await fetch(curves.dataset.analysisUrl ?? "", {
     method: "PUT",
     credentials: "same-origin",
     headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
@@ -143,62 +179,64 @@ async function save(curves) {
   curves.dataset.saved = String(response.ok);
 }
 
-/** The raw (uncleaned) motion as a translucent grey skeleton, loaded on first use. */
-async function toggleGhost(show) {
-  if (show && !state.ghost) {
-    const response = await fetch(root.dataset.rawUrl, { credentials: "same-origin" });
+/**
+ * The raw (uncleaned) motion as a translucent grey skeleton, loaded on first use.
+ * @param {HTMLElement} root
+ * @param {boolean} shown
+ */
+async function toggleGhost(root, shown) {
+  if (shown && !state.ghost) {
+    const response = await fetch(root.dataset.rawUrl ?? "", { credentials: "same-origin" });
     if (!response.ok) {
       ui.status.textContent = `Could not load the raw motion (the server answered ${response.status}).`;
       return;
     }
+    /** @type {import("./viewer/arrays.js").ViewerArrays} */
     const arrays = await response.json();
     const view = new SkeletonView(arrays, { color: 0x8a94a6, opacity: 0.45 });
     // start_s: where the cleaned clip starts in the raw one (dropped bind-pose frames).
     state.ghost = { view, fps: arrays.fps, startS: Number(arrays.start_s ?? 0) };
-    state.stage.scene.add(view.group);
+    state.player?.stage.scene.add(view.group);
   }
-  if (state.ghost) state.ghost.view.group.visible = show;
-  root.dataset.ghostShown = String(show);
-  showFrame();
+  if (state.ghost) state.ghost.view.group.visible = shown;
+  root.dataset.ghostShown = String(shown);
+  if (state.player?.playback) showFrame(state.player.playback);
 }
 
-function animate(now) {
-  const dt = state.last ? (now - state.last) / 1000 : 0;
-  state.last = now;
-  state.playback.update(dt);
-  state.stage.render();
-  requestAnimationFrame(animate);
-}
-
-async function init() {
-  if (!root || !root.dataset.viewerUrl) return;
+/** @param {HTMLElement} root */
+async function init(root) {
   ui.status.textContent = "Loading the motion…";
-  const response = await fetch(root.dataset.viewerUrl, { credentials: "same-origin" });
+  const response = await fetch(root.dataset.viewerUrl ?? "", { credentials: "same-origin" });
   if (!response.ok) {
     ui.status.textContent = `Could not load the motion (the server answered ${response.status}).`;
     return;
   }
+  /** @type {import("./viewer/arrays.js").ViewerArrays} */
   const arrays = await response.json();
-  state.stage = new Stage(ui.canvas);
-  state.skeleton = new SkeletonView(arrays);
-  state.stage.scene.add(state.skeleton.group);
+  const player = new Player(root, {
+    canvases: [ui.canvas],
+    onFrame: showFrame,
+    onBody: (visible) => skeleton.showBody(visible),
+    onResize: () => state.panel?.resize(),
+  });
+  const skeleton = new SkeletonView(arrays);
+  state.player = player;
+  state.skeleton = skeleton;
   state.hips = travellingRoot(arrays);
-  state.playback = new Playback(arrays.frames, arrays.fps);
-  bindControls(state.playback, state.stage);
-  showFrame();
-  state.stage.preset("front", state.skeleton.jointPosition(0, state.hips, new THREE.Vector3()));
+  player.stage.scene.add(skeleton.group);
+  const playback = player.setClock(arrays.frames, arrays.fps);
+  showFrame(playback);
+  player.aim("front", skeleton, state.hips);
   ui.status.textContent = describe(arrays);
   root.dataset.ready = "true";
-  window.addEventListener("resize", () => state.stage.resize());
-  ui.ghost?.addEventListener("change", () => toggleGhost(ui.ghost.checked));
-  ui.body?.addEventListener("change", () => {
-    state.skeleton.showBody(ui.body.checked);
-    root.dataset.bodyShown = String(ui.body.checked);
-  });
-  if (ui.curves) initCurves(ui.curves, state.playback).then(() => state.panel.update(state.playback.frame));
-  requestAnimationFrame(animate);
+  const ghost = ui.ghost;
+  ghost?.addEventListener("change", () => toggleGhost(root, ghost.checked));
+  if (ui.curves) initCurves(ui.curves, playback).then(() => state.panel?.update(playback.frame));
+  player.start();
 }
 
-init().catch((error) => {
-  if (ui.status) ui.status.textContent = `The viewer failed: ${error.message}`;
-});
+if (root?.dataset.viewerUrl) {
+  init(root).catch((error) => {
+    if (ui.status) ui.status.textContent = `The viewer failed: ${error.message}`;
+  });
+}

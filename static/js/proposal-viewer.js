@@ -1,172 +1,209 @@
-// Proposal page: the proposed transition clip in the player, the thread's pins on its
-// timeline and as rings on the skeleton's joints, and the thread itself (comments
-// posted, replied to and resolved through the REST API, redrawn without a reload).
-// init / animate / resize only; the pieces live in viewer/ and review/.
+// @ts-check
+// Proposal page: the proposed transition clip in the player (viewer/player.js), the
+// thread's pins on its timeline and as rings on the skeleton's joints, and the thread
+// itself (comments posted, replied to and resolved through the REST API, redrawn
+// without a reload). The pieces live in viewer/ and review/.
 //
 // Data (json_script): #proposal-source {label, url, layout} (null when the run's viewer
 // arrays are gone: the thread still works, its pins cannot seek) and #review-config
 // (webapp/reviews/presenters.py review_config).
 
-import * as THREE from "three";
 import { getJson, sendJson } from "./api.js";
 import { describe, travellingRoot } from "./viewer/arrays.js";
 import { partAt } from "./viewer/compare-timeline.js";
-import { PlaybackControls } from "./viewer/controls.js";
-import { Playback } from "./viewer/playback.js";
+import { Player } from "./viewer/player.js";
 import { SkeletonView } from "./viewer/skeleton-view.js";
-import { Stage } from "./viewer/stage.js";
 import { CommentForm } from "./review/comment-form.js";
 import { JointMarkers } from "./review/joint-markers.js";
+import { markRead } from "./review/mark-read.js";
 import { PinTimeline } from "./review/pin-timeline.js";
 import { activeJointPins, timelinePins, toPlayerFrame } from "./review/pins.js";
 import { ThreadView } from "./review/thread.js";
 
+/** @typedef {import("./review/pins.js").Comment} Comment */
+/** @typedef {import("./review/pins.js").Pin} Pin */
+/** @typedef {import("./review/pins.js").PinLayout} PinLayout */
+/**
+ * The review's configuration (webapp/reviews/presenters.py review_config); the keys read here.
+ * @typedef {import("./review/thread.js").ThreadConfig & {
+ *   comments: Comment[], commentsUrl: string, resolveUrl: string, transitionFrames?: number,
+ *   clips: {a: {fps: number}, b: {fps: number}}, parameters: Record<string, unknown>,
+ *   unread?: import("./review/mark-read.js").Unread}} ReviewConfig
+ */
+
+/** @param {string} id */
 const readJson = (id) => JSON.parse(document.getElementById(id)?.textContent ?? "null");
+/** @type {ReviewConfig | null} */
 const config = readJson("review-config");
+/** @type {{label: string, url: string, layout: PinLayout | null} | null} */
 const source = readJson("proposal-source");
 const root = document.getElementById("proposal-player");
+/**
+ * The element matching `selector` in the player (the template has each one).
+ * @template {Element} [T=HTMLElement]
+ * @param {string} selector
+ * @returns {T}
+ */
+const q = (selector) => /** @type {T} */ (root?.querySelector(selector));
 const ui = {
-  canvas: root?.querySelector("[data-canvas]"),
-  status: root?.querySelector("[data-viewer-status]"),
-  timeline: root?.querySelector("[data-pin-timeline]"),
-  markers: root?.querySelector("[data-marker-caption]"),
-  presets: root ? [...root.querySelectorAll("[data-preset]")] : [],
-  body: root?.querySelector("[data-body]"),
-  thread: document.querySelector("[data-thread]"),
-  form: document.querySelector("[data-comment-form]"),
+  canvas: q("[data-canvas]"),
+  status: q("[data-viewer-status]"),
+  timeline: q("[data-pin-timeline]"),
+  markers: q("[data-marker-caption]"),
+  thread: /** @type {HTMLElement | null} */ (document.querySelector("[data-thread]")),
+  form: /** @type {HTMLFormElement | null} */ (document.querySelector("[data-comment-form]")),
 };
 const state = {
-  stage: null, view: null, playback: null, controls: null, timeline: null, markers: null,
-  arrays: null, hips: 0, last: 0, pins: [], comments: config?.comments ?? [],
+  /** @type {Player | null} */ player: null,
+  /** @type {SkeletonView | null} */ view: null,
+  /** @type {ThreadView | null} */ thread: null,
+  /** @type {PinTimeline | null} */ timeline: null,
+  /** @type {JointMarkers | null} */ markers: null,
+  /** @type {import("./viewer/arrays.js").ViewerArrays | null} */ arrays: null,
+  hips: 0,
+  /** @type {Pin[]} */ pins: [],
+  /** @type {Comment[]} */ comments: config?.comments ?? [],
 };
 
-/** The player's frames and rates, for placing pins (before the arrays load: the report's). */
-function context() {
+/**
+ * The player's frames and rates, for placing pins (before the arrays load: the report's).
+ * @param {ReviewConfig} config
+ * @returns {import("./review/pins.js").PinContext}
+ */
+function context(config) {
   const layout = source?.layout ?? null;
   const frames = state.arrays?.frames ?? config.transitionFrames ?? layout?.frames ?? 1;
   const fps = state.arrays?.fps ?? config.clips.a.fps;
   return { frames, fps, layout: layout ?? {}, clips: config.clips };
 }
 
-function showComments(comments) {
+/**
+ * @param {ReviewConfig} config
+ * @param {Comment[]} comments
+ */
+function showComments(config, comments) {
   state.comments = comments;
-  state.pins = timelinePins(comments, context());
-  state.thread.render(comments);
+  state.pins = timelinePins(comments, context(config));
+  state.thread?.render(comments);
   state.timeline?.setPins(state.pins);
-  if (state.controls) showFrame();
+  if (state.player?.playback) showFrame(state.player.playback);
 }
 
-async function reload() {
-  showComments(await getJson(config.commentsUrl));
+/** @param {ReviewConfig} config */
+async function reload(config) {
+  showComments(config, await getJson(config.commentsUrl));
 }
 
-function seekComment(comment) {
-  if (!state.playback) return;
-  const frame = toPlayerFrame(comment.frame_clip, comment.frame_start, context());
-  state.playback.seek(frame);
+/**
+ * @param {ReviewConfig} config
+ * @param {Comment} comment
+ */
+function seekComment(config, comment) {
+  const playback = state.player?.playback;
+  if (!playback || !root) return;
+  const frame = toPlayerFrame(comment.frame_clip, comment.frame_start, context(config));
+  playback.seek(Number(frame)); // a comment with a seek button has frames
   root.focus({ preventScroll: true });
   root.scrollIntoView({ block: "nearest", behavior: "smooth" });
 }
 
-function bindThread() {
-  state.thread = new ThreadView(ui.thread, {
+/**
+ * @param {ReviewConfig} config
+ * @param {HTMLElement} list
+ */
+function bindThread(config, list) {
+  state.thread = new ThreadView(list, {
     config,
-    ctx: context,
-    canSeek: () => Boolean(state.playback),
-    onSeek: seekComment,
+    ctx: () => context(config),
+    canSeek: () => Boolean(state.player?.playback),
+    onSeek: (comment) => seekComment(config, comment),
     onReply: async (parent, body) => {
       await sendJson(config.commentsUrl, { body: { body, reply_to: parent } });
-      await reload();
+      await reload(config);
     },
     onResolve: async (id, resolved) => {
       const url = config.resolveUrl.replace(/\/0\/resolve\/$/, `/${id}/resolve/`);
       await sendJson(url, { method: resolved ? "POST" : "DELETE" });
-      await reload();
+      await reload(config);
     },
   });
   if (ui.form) {
     new CommentForm(ui.form, {
       parameters: config.parameters,
-      currentFrame: () => state.playback?.frame ?? null,
+      currentFrame: () => state.player?.playback?.frame ?? null,
       submit: async (payload) => {
         await sendJson(config.commentsUrl, { body: payload });
-        await reload();
+        await reload(config);
       },
     });
   }
-  showComments(state.comments);
+  showComments(config, state.comments);
 }
 
-/** "A 39", "blend 3", "B 19" at the player's frame. */
+/**
+ * "A 39", "blend 3", "B 19" at the player's frame.
+ * @param {number} frame
+ */
 function partText(frame) {
-  const layout = source.layout;
+  const layout = source?.layout;
   if (layout?.blend_start_frame == null) return "";
-  const { part, frame: at } = partAt(layout, frame);
+  const { part, frame: at } = partAt(/** @type {import("./viewer/compare-timeline.js").Layout} */ (layout), frame);
   return ` · ${part} ${at}`;
 }
 
-function showFrame() {
-  const { playback, view, stage } = state;
+/** @param {import("./viewer/playback.js").Playback} playback */
+function showFrame(playback) {
+  const { player, view, markers } = state;
+  if (!player || !view || !markers || !root) return;
   const frame = playback.frame;
   view.update(frame);
-  stage.track(view.jointPosition(frame, state.hips, new THREE.Vector3()));
+  player.track(view, state.hips, frame);
   const active = activeJointPins(state.pins, frame);
-  const marked = state.markers.update(frame, active.map((pin) => pin.joint));
+  const marked = markers.update(frame, active.map((pin) => pin.joint));
   root.dataset.jointMarkers = marked.join(",");
   ui.markers.textContent = marked.length
     ? `Pinned here: ${active.filter((p) => marked.includes(p.joint)).map((p) => `${p.joint} (${p.author}, comment ${p.id})`).join(" · ")}`
     : "";
-  state.controls.show(partText(frame));
-  state.timeline.setFrame(frame);
+  player.controls?.show(partText(frame));
+  state.timeline?.setFrame(frame);
 }
 
-function animate(now) {
-  const dt = state.last ? (now - state.last) / 1000 : 0;
-  state.last = now;
-  state.playback.update(dt);
-  state.stage.render();
-  requestAnimationFrame(animate);
-}
-
-function bindPlayer() {
-  const { playback, stage } = state;
-  state.controls = new PlaybackControls(root, playback);
-  playback.onChange(showFrame);
-  for (const button of ui.presets) {
-    button.addEventListener("click", () => stage.preset(button.dataset.preset, stage.target));
-  }
-  ui.body?.addEventListener("change", () => {
-    state.view.showBody(ui.body.checked);
-    root.dataset.bodyShown = String(ui.body.checked);
-  });
-  window.addEventListener("resize", () => stage.resize());
-}
-
-async function initPlayer() {
+/**
+ * @param {ReviewConfig} config
+ * @param {NonNullable<typeof source>} source
+ * @param {HTMLElement} root
+ */
+async function initPlayer(config, source, root) {
   ui.status.textContent = "Loading the transition…";
+  /** @type {import("./viewer/arrays.js").ViewerArrays} */
   const arrays = await getJson(source.url);
   state.arrays = arrays;
-  state.stage = new Stage(ui.canvas);
-  state.view = new SkeletonView(arrays, { color: 0x2f6fde });
-  state.stage.scene.add(state.view.group);
-  state.markers = new JointMarkers(state.view, arrays.names ?? []);
-  state.stage.scene.add(state.markers.group);
-  state.hips = travellingRoot(arrays);
-  state.playback = new Playback(arrays.frames, arrays.fps);
-  state.timeline = new PinTimeline(ui.timeline, {
-    frames: arrays.frames, layout: source.layout, onSeek: (frame) => state.playback.seek(frame),
+  const player = new Player(root, {
+    canvases: [ui.canvas],
+    onFrame: showFrame,
+    onBody: (visible) => view.showBody(visible),
   });
-  bindPlayer();
-  showComments(state.comments); // the pins again, now at the player's own frame rate
-  state.stage.preset("follow", state.view.jointPosition(0, state.hips, new THREE.Vector3()));
+  const view = new SkeletonView(arrays, { color: 0x2f6fde });
+  player.stage.scene.add(view.group);
+  const markers = new JointMarkers(view, arrays.names ?? []);
+  player.stage.scene.add(markers.group);
+  Object.assign(state, { player, view, markers, hips: travellingRoot(arrays) });
+  const playback = player.setClock(arrays.frames, arrays.fps);
+  state.timeline = new PinTimeline(ui.timeline, {
+    frames: arrays.frames, layout: source.layout, onSeek: (frame) => playback.seek(frame),
+  });
+  showComments(config, state.comments); // the pins again, now at the player's own frame rate
+  player.aim("follow", view, state.hips);
   ui.status.textContent = `${source.label} · ${describe(arrays)}`;
   root.dataset.ready = "true";
-  requestAnimationFrame(animate);
+  player.start();
 }
 
+/** @param {Error} error */
 function fail(error) {
   if (ui.status) ui.status.textContent = `The player failed: ${error.message}`;
 }
 
-if (config && ui.thread) bindThread();
-if (config && source && root) initPlayer().catch(fail);
+if (config && ui.thread) bindThread(config, ui.thread);
+if (config) markRead(config.unread).catch(() => {}); // a failure leaves them unread
+if (config && source && root) initPlayer(config, source, root).catch(fail);

@@ -1,7 +1,8 @@
-// Score page: a Labanotation score's animation in the 3-D player, its footprints on
-// the ground, and the score drawn as a staff beside it with a cursor at the current
-// time; a metronome. init / animate / resize and the wiring; the pieces live in
-// score/ and viewer/.
+// @ts-check
+// Score page: a Labanotation score's animation in the 3-D player (viewer/player.js), its
+// footprints on the ground, and the score drawn as a staff beside it with a cursor at
+// the current time; a metronome. The wiring of the three; the pieces live in score/
+// and viewer/.
 //
 // The page gives three JSON downloads (data-*-url on #score-player): the normalised
 // score (kinetograph-score/1, docs/score-format.md), the animation's viewer arrays
@@ -9,65 +10,95 @@
 // #score-player[data-ready][data-frame], #staff[data-symbols][data-beat],
 // [data-metronome][aria-pressed].
 
-import * as THREE from "three";
 import { getJson } from "./api.js";
+import { termRows } from "./dom.js";
 import { describe, travellingRoot } from "./viewer/arrays.js";
-import { PlaybackControls } from "./viewer/controls.js";
-import { Playback } from "./viewer/playback.js";
+import { Player } from "./viewer/player.js";
 import { SkeletonView } from "./viewer/skeleton-view.js";
-import { Stage } from "./viewer/stage.js";
 import { FootprintView } from "./score/footprint-view.js";
 import { beatReadout, measureRows, secondsPerBeat, stepCount } from "./score/format.js";
 import { beatOfTime, beatPosition, frameOfBeat } from "./score/layout.js";
 import { Metronome, isAccent, tickDue } from "./score/metronome.js";
-import { StaffView, legendSample } from "./score/staff-view.js";
+import { legendSample } from "./score/staff-glyphs.js";
+import { StaffView } from "./score/staff-view.js";
+
+/** @typedef {import("./score/format.js").Footprints} Footprints */
+/** @typedef {import("./score/format.js").Score} Score */
+/** @typedef {import("./viewer/playback.js").Playback} Playback */
 
 const root = document.getElementById("score-player");
-const q = (selector, within = root) => within?.querySelector(selector) ?? null;
+/**
+ * The element matching `selector` in the player (the template has each one).
+ * @template {Element} [T=HTMLElement]
+ * @param {string} selector
+ * @returns {T}
+ */
+const q = (selector) => /** @type {T} */ (root?.querySelector(selector) ?? null);
 const ui = {
   canvas: q("[data-canvas]"),
   status: q("[data-viewer-status]"),
   controls: q(".viewer__controls"),
-  presets: root ? [...root.querySelectorAll("[data-preset]")] : [],
-  body: q("[data-body]"),
-  staff: document.getElementById("staff"),
+  staff: /** @type {HTMLElement} */ (document.getElementById("staff")),
   readout: q("[data-beat-readout]"),
   light: q("[data-beat-light]"),
   metronome: q("[data-metronome]"),
-  legend: q("[data-staff-legend]"),
-  measures: document.querySelector("[data-measures]"),
+  legend: /** @type {HTMLElement | null} */ (q("[data-staff-legend]")),
+  measures: /** @type {HTMLElement | null} */ (document.querySelector("[data-measures]")),
 };
 const state = {
-  stage: null, skeleton: null, playback: null, controls: null, staff: null, prints: null,
-  metronome: new Metronome(), hips: 0, spb: 0.5, meter: 1, beats: 1,
-  previousBeat: null, flash: 0, last: 0,
+  /** @type {Player | null} */ player: null,
+  /** @type {SkeletonView | null} */ skeleton: null,
+  /** @type {StaffView | null} */ staff: null,
+  /** @type {FootprintView | null} */ prints: null,
+  metronome: new Metronome(),
+  hips: 0,
+  spb: 0.5,
+  meter: 1,
+  beats: 1,
+  /** @type {number | null} the beat of the last frame shown while playing */
+  previousBeat: null,
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  flash: undefined,
 };
-const scratch = new THREE.Vector3();
 
 // --- time in beats ------------------------------------------------------------------------
 
-/** The beat shown now (the clock's time over the seconds per beat). */
-function currentBeat() {
-  return beatOfTime(state.playback.time, state.spb);
+/**
+ * The beat shown now (the clock's time over the seconds per beat).
+ * @param {Playback} playback
+ */
+function currentBeat(playback) {
+  return beatOfTime(playback.time, state.spb);
 }
 
-/** Go to `beat` (clamped; pauses, as every seek does). */
-function seekBeat(beat) {
-  const p = state.playback;
+/**
+ * Go to `beat` (clamped; pauses, as every seek does).
+ * @param {Playback} p
+ * @param {number} beat
+ */
+function seekBeat(p, beat) {
   p.seek(frameOfBeat(Math.min(state.beats, Math.max(0, beat)), state.spb, p.fps, p.frames));
 }
 
-/** ↑/↓ one beat, Page Up/Down one bar, from the whole beat or bar the cursor is on. */
-function stepBeats(count) {
-  const beat = currentBeat();
+/**
+ * ↑/↓ one beat, Page Up/Down one bar, from the whole beat or bar the cursor is on.
+ * @param {Playback} p
+ * @param {number} count
+ */
+function stepBeats(p, count) {
+  const beat = currentBeat(p);
   const whole = count > 0 ? Math.floor(beat + 1e-6) : Math.ceil(beat - 1e-6);
-  seekBeat(whole + count);
+  seekBeat(p, whole + count);
 }
 
-function stepBars(count) {
-  const bar = beatPosition(currentBeat(), state.meter, state.beats).bar - 1;
-  const onBar = Math.abs(currentBeat() - bar * state.meter) < 1e-3;
-  seekBeat((count > 0 || onBar ? bar + count : bar) * state.meter);
+/**
+ * @param {Playback} p
+ * @param {number} count
+ */
+function stepBars(p, count) {
+  const bar = beatPosition(currentBeat(p), state.meter, state.beats).bar - 1;
+  const onBar = Math.abs(currentBeat(p) - bar * state.meter) < 1e-3;
+  seekBeat(p, (count > 0 || onBar ? bar + count : bar) * state.meter);
 }
 
 // --- the metronome ------------------------------------------------------------------------
@@ -83,9 +114,13 @@ function toggleMetronome() {
   state.previousBeat = null;
 }
 
-/** While playing, click (and flash) on every whole beat the clock reaches. */
-function metronomeStep(beat) {
-  if (!state.playback.playing) {
+/**
+ * While playing, click (and flash) on every whole beat the clock reaches.
+ * @param {Playback} playback
+ * @param {number} beat
+ */
+function metronomeStep(playback, beat) {
+  if (!playback.playing) {
     state.previousBeat = null;
     return;
   }
@@ -101,34 +136,24 @@ function metronomeStep(beat) {
 
 // --- the player ---------------------------------------------------------------------------
 
-function showFrame() {
-  const { playback, skeleton, stage, staff } = state;
+/** @param {Playback} playback */
+function showFrame(playback) {
+  const { player, skeleton, staff } = state;
+  if (!player || !skeleton || !staff) return;
   skeleton.update(playback.frame);
-  stage.track(skeleton.jointPosition(playback.frame, state.hips, scratch));
-  const beat = currentBeat();
+  player.track(skeleton, state.hips, playback.frame);
+  const beat = currentBeat(playback);
   state.prints?.setTime(playback.time);
   staff.setBeat(beat, { follow: true });
   staff.setDraggable(!playback.playing);
   ui.readout.textContent = beatReadout(beat, state.meter, state.beats);
-  state.controls.show(` · beat ${beat.toFixed(2)}`);
-  metronomeStep(beat);
-}
-
-function showMeasures(footprints, score) {
-  ui.measures?.replaceChildren(...measureRows(footprints, score).map(([label, value, note]) => {
-    const row = document.createElement("div");
-    const dt = document.createElement("dt");
-    const dd = document.createElement("dd");
-    dt.textContent = label;
-    dd.textContent = value;
-    if (note) dt.title = note;
-    row.append(dt, dd);
-    return row;
-  }));
+  player.controls?.show(` · beat ${beat.toFixed(2)}`);
+  metronomeStep(playback, beat);
 }
 
 function showLegend() {
   if (!ui.legend) return;
+  /** @type {Array<[import("./score/staff-glyphs.js").Sign, string]>} */
   const signs = [
     [{ kind: "direction", direction: "place" }, "place (a rectangle)"],
     [{ kind: "direction", direction: "forward" }, "forward: the tab up, on the limb's side"],
@@ -150,99 +175,101 @@ function showLegend() {
   }));
 }
 
-/** Build the player, the prints and the staff from the three downloads. */
-function play(score, arrays, footprints) {
+/**
+ * Build the player's clock, the prints and the staff from the three downloads.
+ * @param {Player} player
+ * @param {Score} score
+ * @param {import("./viewer/arrays.js").ViewerArrays} arrays
+ * @param {Footprints | null} footprints
+ */
+function play(player, score, arrays, footprints) {
   state.spb = secondsPerBeat(footprints, score);
   state.meter = Math.max(1, Number(score.meter) || 1);
   state.beats = state.meter * Math.max(1, Number(score.measures) || 1);
-  state.skeleton = new SkeletonView(arrays);
-  state.skeleton.showBody(Boolean(ui.body?.checked));
-  state.stage.scene.add(state.skeleton.group);
+  const skeleton = new SkeletonView(arrays);
+  state.skeleton = skeleton;
+  skeleton.showBody(player.bodyShown);
+  player.stage.scene.add(skeleton.group);
   state.hips = travellingRoot(arrays);
   if (footprints) {
     state.prints = new FootprintView(footprints);
-    state.stage.scene.add(state.prints.group);
+    player.stage.scene.add(state.prints.group);
   }
-  state.playback = new Playback(arrays.frames, arrays.fps);
-  state.controls = new PlaybackControls(root, state.playback, {
-    extraKeys: {
-      ArrowUp: () => stepBeats(1),
-      ArrowDown: () => stepBeats(-1),
-      PageUp: () => stepBars(1),
-      PageDown: () => stepBars(-1),
-      m: toggleMetronome,
-    },
-  });
+  const playback = player.setClock(arrays.frames, arrays.fps);
   state.staff = new StaffView(ui.staff, score, {
-    onSeek: seekBeat,
-    canDrag: () => !state.playback.playing,
+    onSeek: (beat) => seekBeat(playback, beat),
+    canDrag: () => !playback.playing,
   });
-  state.playback.onChange(showFrame);
-  state.stage.preset("follow", state.skeleton.jointPosition(0, state.hips, new THREE.Vector3()));
+  player.aim("follow", skeleton, state.hips);
   ui.controls.hidden = false;
-  showMeasures(footprints, score);
-  showFrame();
+  if (ui.measures) termRows(ui.measures, measureRows(footprints, score));
+  showFrame(playback);
   const steps = footprints ? ` · ${stepCount(footprints)} steps` : " · no footprints";
   ui.status.textContent = `${score.tempo_bpm} bpm, ${score.measures} bars of ${state.meter} · ${describe(arrays)}${steps}`;
-  root.dataset.ready = "true";
+  player.root.dataset.ready = "true";
 }
 
-async function load() {
-  root.dataset.ready = "false";
+/** @param {Player} player */
+async function load(player) {
+  player.root.dataset.ready = "false";
   ui.status.textContent = "Loading the score and its animation…";
-  const { scoreUrl, animationUrl, footprintsUrl } = root.dataset;
+  const { scoreUrl, animationUrl, footprintsUrl } = player.root.dataset;
   const [score, arrays, footprints] = await Promise.all([
-    getJson(scoreUrl),
-    getJson(animationUrl),
+    getJson(scoreUrl ?? ""),
+    getJson(animationUrl ?? ""),
     footprintsUrl ? getJson(footprintsUrl).catch(() => null) : Promise.resolve(null),
   ]);
-  play(score, arrays, footprints);
+  play(player, score, arrays, footprints);
 }
 
+/** @param {Error} error */
 function fail(error) {
   if (ui.status) ui.status.textContent = `The player failed: ${error.message}`;
   if (root) root.dataset.error = error.message;
 }
 
-function bindPlayer() {
-  for (const button of ui.presets) {
-    button.addEventListener("click", () => state.stage.preset(button.dataset.preset, state.stage.target));
-  }
-  ui.body?.addEventListener("change", () => state.skeleton?.showBody(ui.body.checked));
-  ui.metronome?.addEventListener("click", toggleMetronome);
-}
+// --- init ---------------------------------------------------------------------------------
 
-// --- init / animate / resize --------------------------------------------------------------
+/**
+ * An action on the player's clock (the keys work once there is one).
+ * @param {(p: Playback) => void} action
+ */
+const onClock = (action) => () => {
+  const playback = state.player?.playback;
+  if (playback) action(playback);
+};
 
-function animate(now) {
-  const dt = state.last ? (now - state.last) / 1000 : 0;
-  state.last = now;
-  state.playback?.update(dt);
-  state.stage.render();
-  requestAnimationFrame(animate);
-}
+/** The score's keys, besides the player's. */
+const SCORE_KEYS = {
+  ArrowUp: onClock((p) => stepBeats(p, 1)),
+  ArrowDown: onClock((p) => stepBeats(p, -1)),
+  PageUp: onClock((p) => stepBars(p, 1)),
+  PageDown: onClock((p) => stepBars(p, -1)),
+  m: toggleMetronome,
+};
 
-function resize() {
-  state.stage.resize();
-  state.staff?.render();
-}
-
-function init() {
-  if (!root) return;
-  state.stage = new Stage(ui.canvas);
-  state.stage.preset("follow", new THREE.Vector3(0, 1, 0));
+/** @param {HTMLElement} root */
+function init(root) {
+  const player = new Player(root, {
+    canvases: [ui.canvas],
+    onFrame: showFrame,
+    extraKeys: SCORE_KEYS,
+    onBody: (visible) => state.skeleton?.showBody(visible),
+    onResize: () => state.staff?.render(),
+  });
+  state.player = player;
+  player.aimAtOrigin("follow");
   ui.controls.hidden = true;
-  bindPlayer();
+  ui.metronome?.addEventListener("click", toggleMetronome);
   showLegend();
-  window.addEventListener("resize", resize);
   if ("ResizeObserver" in window) new ResizeObserver(() => state.staff?.render()).observe(ui.staff);
   window.addEventListener("pagehide", () => state.metronome.dispose());
-  requestAnimationFrame(animate);
-  load().catch(fail);
+  player.start();
+  load(player).catch(fail);
 }
 
 try {
-  init();
+  if (root) init(root);
 } catch (error) {
-  fail(error);
+  fail(/** @type {Error} */ (error));
 }

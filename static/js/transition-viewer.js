@@ -1,65 +1,93 @@
+// @ts-check
 // Transition page: two cut choices played on one clock, side by side (two stages),
-// overlaid (one stage) or A/B toggled (one stage, one skeleton at a time).
-// init / animate / resize only; the clock and the widgets live in viewer/.
+// overlaid (one stage) or A/B toggled (one stage, one skeleton at a time). The player
+// (viewer/player.js) has the clock, the loop and the cameras; this is the choice of
+// clips, the modes and the timeline of their parts.
 //
 // Sources (json_script #compare-sources): method → {label, url, layout}, where `url` is
 // that cut's transition clip as viewer arrays and `layout` says where A, the blend and
 // B lie in its frames. The browser does no kinematics.
 
-import * as THREE from "three";
+import { all } from "./dom.js";
 import { describe, travellingRoot } from "./viewer/arrays.js";
 import { bands, clipFrame, partAt, sharedClock } from "./viewer/compare-timeline.js";
-import { PlaybackControls } from "./viewer/controls.js";
-import { Playback } from "./viewer/playback.js";
+import { Player } from "./viewer/player.js";
 import { SkeletonView } from "./viewer/skeleton-view.js";
-import { Stage } from "./viewer/stage.js";
+
+/** @typedef {import("./viewer/arrays.js").ViewerArrays} ViewerArrays */
+/** @typedef {import("./viewer/compare-timeline.js").Layout} Layout */
+/** @typedef {{label: string, url: string, layout: Layout | null}} Source */
+/** @typedef {{method: string, arrays: ViewerArrays, view: SkeletonView, hips: number, layout: Layout | null}} Side */
 
 const COLORS = [0x2f6fde, 0xe0861a];
 const SIDE_NAMES = ["left", "right"];
+const PART_COLOURS = { A: "#2f6fde", blend: "#e0861a", B: "#1f9d74" };
 
 const root = document.getElementById("compare");
+/** @type {Record<string, Source>} */
 const sources = JSON.parse(document.getElementById("compare-sources")?.textContent ?? "{}");
-const q = (selector) => root?.querySelector(selector);
+/**
+ * The element matching `selector` in the player (the template has each one).
+ * @template {Element} [T=HTMLElement]
+ * @param {string} selector
+ * @returns {T}
+ */
+const q = (selector) => /** @type {T} */ (root?.querySelector(selector));
 const ui = {
   status: q("[data-viewer-status]"),
-  selects: root ? [...root.querySelectorAll("[data-side]")] : [],
-  canvases: root ? [...root.querySelectorAll("[data-canvas]")] : [],
-  captions: root ? [...root.querySelectorAll("[data-caption]")] : [],
+  /** @type {HTMLSelectElement[]} */ selects: all(root, "[data-side]"),
+  canvases: all(root, "[data-canvas]"),
+  captions: all(root, "[data-caption]"),
   rightPane: q("[data-pane='1']"),
-  modes: root ? [...root.querySelectorAll("[data-mode-choice]")] : [],
+  /** @type {HTMLInputElement[]} */ modes: all(root, "[data-mode-choice]"),
   toggle: q("[data-toggle]"),
-  alignCut: q("[data-align-cut]"),
-  body: q("[data-body]"),
+  /** @type {HTMLInputElement} */ alignCut: q("[data-align-cut]"),
   timeline: q("[data-timeline]"),
-  presets: root ? [...root.querySelectorAll("[data-preset]")] : [],
 };
 const state = {
-  stages: [],
-  /** Per side: {method, arrays, view, hips, layout}. */
+  /** @type {Player | null} */ player: null,
+  /** @type {[Side | null, Side | null]} per side */
   sides: [null, null],
   clock: { offsets: [0, 0], frames: 1 },
-  playback: null,
-  controls: null,
   mode: "side",
   shown: 0,
-  last: 0,
+  /** @type {Map<string, Promise<ViewerArrays>>} */
   loads: new Map(),
 };
 
-/** The viewer arrays of a method's transition clip (fetched once). */
+/**
+ * Both sides, once both are chosen.
+ * @returns {Side[] | null}
+ */
+function bothSides() {
+  const { sides } = state;
+  return sides[0] && sides[1] ? /** @type {Side[]} */ (sides) : null; // neither is null
+}
+
+/**
+ * The viewer arrays of a method's transition clip (fetched once).
+ * @param {string} method
+ * @returns {Promise<ViewerArrays>}
+ */
 function load(method) {
-  if (!state.loads.has(method)) {
-    const request = fetch(sources[method].url, { credentials: "same-origin" }).then((response) => {
+  let request = state.loads.get(method);
+  if (!request) {
+    request = fetch(sources[method].url, { credentials: "same-origin" }).then((response) => {
       if (!response.ok) throw new Error(`the server answered ${response.status} for ${method}`);
       return response.json();
     });
     state.loads.set(method, request);
   }
-  return state.loads.get(method);
+  return request;
 }
 
-/** Put `method`'s transition on side `index` (replacing what was there). */
-async function choose(index, method) {
+/**
+ * Put `method`'s transition on side `index` (replacing what was there).
+ * @param {Player} player
+ * @param {number} index 0 (left) or 1 (right)
+ * @param {string} method
+ */
+async function choose(player, index, method) {
   const arrays = await load(method);
   const old = state.sides[index];
   if (old) {
@@ -67,50 +95,61 @@ async function choose(index, method) {
     old.view.dispose();
   }
   const view = new SkeletonView(arrays, { color: COLORS[index] });
-  view.showBody(ui.body.checked);
+  view.showBody(player.bodyShown);
   state.sides[index] = {
     method, arrays, view, hips: travellingRoot(arrays), layout: sources[method].layout,
   };
-  root.dataset[`side${index}`] = method;
-  if (state.sides.every(Boolean)) {
-    arrange();
-    retime();
+  player.root.dataset[`side${index}`] = method;
+  const sides = bothSides();
+  if (sides) {
+    arrange(player, sides);
+    retime(player, sides);
   }
 }
 
-/** Which stage draws which skeleton, and which are visible, for the current mode. */
-function arrange() {
+/**
+ * Which stage draws which skeleton, and which are visible, for the current mode.
+ * @param {Player} player
+ * @param {Side[]} sides
+ */
+function arrange(player, sides) {
   const side = state.mode === "side";
   ui.rightPane.hidden = !side;
-  state.sides.forEach((s, i) => {
-    state.stages[side ? i : 0].scene.add(s.view.group);
+  sides.forEach((s, i) => {
+    player.stages[side ? i : 0].scene.add(s.view.group);
     s.view.group.visible = state.mode !== "toggle" || state.shown === i;
   });
   // Side by side each pane names its clip; overlaid or toggled, the one pane names both.
-  const names = state.sides.map((s, i) => `${SIDE_NAMES[i]}: ${sources[s.method].label}`);
-  ui.captions[0].textContent = side ? `${names[0]} · ${describe(state.sides[0].arrays)}` : names.join(" · ");
-  ui.captions[1].textContent = `${names[1]} · ${describe(state.sides[1].arrays)}`;
+  const names = sides.map((s, i) => `${SIDE_NAMES[i]}: ${sources[s.method].label}`);
+  ui.captions[0].textContent = side ? `${names[0]} · ${describe(sides[0].arrays)}` : names.join(" · ");
+  ui.captions[1].textContent = `${names[1]} · ${describe(sides[1].arrays)}`;
   ui.toggle.hidden = state.mode !== "toggle";
   ui.toggle.textContent = `Showing ${SIDE_NAMES[state.shown]} · T switches`;
-  root.dataset.mode = state.mode;
-  root.dataset.shown = SIDE_NAMES[state.shown];
-  for (const stage of state.stages) stage.resize();
-  showFrame();
+  player.root.dataset.mode = state.mode;
+  player.root.dataset.shown = SIDE_NAMES[state.shown];
+  for (const stage of player.stages) stage.resize();
+  if (player.playback) showFrame(player.playback);
 }
 
-/** The shared clock for the two clips (lined up at the start or at the cut). */
-function retime() {
-  const layouts = state.sides.map((s) => s.layout ?? { frames: s.arrays.frames, blend_start_frame: 0 });
+/**
+ * The shared clock for the two clips (lined up at the start or at the cut).
+ * @param {Player} player
+ * @param {Side[]} sides
+ */
+function retime(player, sides) {
+  const layouts = sides.map((s) => s.layout ?? { frames: s.arrays.frames, blend_start_frame: 0 });
   state.clock = sharedClock(layouts, ui.alignCut.checked ? "cut" : "start");
-  state.playback.setLength(state.clock.frames);
-  drawTimeline();
+  player.playback?.setLength(state.clock.frames);
+  drawTimeline(sides);
 }
 
-/** One bar per side: A, blend and B along the shared clock, and a cursor. */
-function drawTimeline() {
+/**
+ * One bar per side: A, blend and B along the shared clock, and a cursor.
+ * @param {Side[]} sides
+ */
+function drawTimeline(sides) {
   const { offsets, frames } = state.clock;
-  const colours = { A: "#2f6fde", blend: "#e0861a", B: "#1f9d74" };
-  ui.timeline.replaceChildren(...state.sides.map((s, i) => {
+  ui.timeline.replaceChildren(...sides.map((s, i) => {
     const bar = document.createElement("div");
     bar.className = `compare__bar compare__bar--${SIDE_NAMES[i]}`;
     bar.title = `${SIDE_NAMES[i]}: ${sources[s.method].label}`;
@@ -119,7 +158,7 @@ function drawTimeline() {
       const piece = document.createElement("span");
       piece.style.left = `${100 * band.from}%`;
       piece.style.width = `${100 * (band.to - band.from)}%`;
-      piece.style.background = colours[band.part];
+      piece.style.background = PART_COLOURS[band.part];
       bar.append(piece);
     }
     return bar;
@@ -127,98 +166,98 @@ function drawTimeline() {
   const cursor = document.createElement("div");
   cursor.className = "compare__cursor";
   ui.timeline.append(cursor);
-  placeCursor();
+  if (state.player?.playback) placeCursor(state.player.playback.frame);
 }
 
-function placeCursor() {
-  const cursor = ui.timeline.querySelector(".compare__cursor");
-  if (cursor) cursor.style.left = `${(100 * state.playback.frame) / Math.max(1, state.clock.frames - 1)}%`;
+/** @param {number} frame the shared clock's */
+function placeCursor(frame) {
+  const cursor = /** @type {HTMLElement | null} */ (ui.timeline.querySelector(".compare__cursor"));
+  if (cursor) cursor.style.left = `${(100 * frame) / Math.max(1, state.clock.frames - 1)}%`;
 }
 
-/** "A 39", "blend 3", "B 19" for a side at the shared frame. */
+/**
+ * "A 39", "blend 3", "B 19" for a side at the shared frame.
+ * @param {Side} side
+ * @param {number} frame
+ */
 function partText(side, frame) {
   if (!side.layout) return `frame ${frame}`;
   const { part, frame: at } = partAt(side.layout, frame);
   return `${part} ${at}`;
 }
 
-function showFrame() {
-  const { playback } = state;
-  if (!playback || !state.sides.every(Boolean)) return;
-  const detail = state.sides.map((side, i) => {
+/** @param {import("./viewer/playback.js").Playback} playback */
+function showFrame(playback) {
+  const { player } = state;
+  const sides = bothSides();
+  if (!player || !sides) return;
+  const detail = sides.map((side, i) => {
     const frame = clipFrame(playback.frame, state.clock.offsets[i], side.arrays.frames);
     side.view.update(frame);
-    const stage = state.stages[state.mode === "side" ? i : 0];
     if (state.mode === "side" || state.shown === i) {
-      stage.track(side.view.jointPosition(frame, side.hips, new THREE.Vector3()));
+      player.track(side.view, side.hips, frame, state.mode === "side" ? i : 0);
     }
     return `${SIDE_NAMES[i]} ${partText(side, frame)}`;
   });
-  state.controls.show(` · ${detail.join(" · ")}`);
-  placeCursor();
+  player.controls?.show(` · ${detail.join(" · ")}`);
+  placeCursor(playback.frame);
 }
 
+/** @param {string} mode "side", "overlay" or "toggle" */
 function setMode(mode) {
   state.mode = mode;
-  arrange();
+  const sides = bothSides();
+  if (state.player && sides) arrange(state.player, sides);
 }
 
 function switchSides() {
-  if (state.mode !== "toggle") return;
+  const sides = bothSides();
+  if (state.mode !== "toggle" || !state.player || !sides) return;
   state.shown = 1 - state.shown;
-  arrange();
+  arrange(state.player, sides);
 }
 
-function animate(now) {
-  const dt = state.last ? (now - state.last) / 1000 : 0;
-  state.last = now;
-  state.playback.update(dt);
-  state.stages.forEach((stage, i) => {
-    if (i === 0 || state.mode === "side") stage.render();
-  });
-  requestAnimationFrame(animate);
-}
-
-function bind() {
-  state.controls = new PlaybackControls(root, state.playback, { extraKeys: { t: switchSides } });
-  state.playback.onChange(showFrame);
+/** @param {Player} player */
+function bind(player) {
   ui.selects.forEach((select, i) => {
-    select.addEventListener("change", () => choose(i, select.value).catch(fail));
+    select.addEventListener("change", () => choose(player, i, select.value).catch(fail));
   });
   for (const radio of ui.modes) radio.addEventListener("change", () => setMode(radio.value));
   ui.toggle.addEventListener("click", switchSides);
-  ui.alignCut.addEventListener("change", retime);
-  ui.body.addEventListener("change", () => {
-    for (const side of state.sides) side?.view.showBody(ui.body.checked);
-    root.dataset.bodyShown = String(ui.body.checked);
+  ui.alignCut.addEventListener("change", () => {
+    const sides = bothSides();
+    if (sides) retime(player, sides);
   });
-  for (const button of ui.presets) {
-    button.addEventListener("click", () => {
-      state.stages.forEach((stage) => stage.preset(button.dataset.preset, stage.target));
-    });
-  }
-  window.addEventListener("resize", () => state.stages.forEach((stage) => stage.resize()));
 }
 
+/** @param {Error} error */
 function fail(error) {
   if (ui.status) ui.status.textContent = `The player failed: ${error.message}`;
 }
 
-async function init() {
-  if (!root || ui.selects.length !== 2) return;
+/** @param {HTMLElement} root */
+async function init(root) {
   ui.status.textContent = "Loading both transitions…";
-  state.stages = ui.canvases.map((canvas) => new Stage(canvas));
+  const player = new Player(root, {
+    canvases: ui.canvases,
+    onFrame: showFrame,
+    extraKeys: { t: switchSides },
+    onBody: (visible) => {
+      for (const side of state.sides) side?.view.showBody(visible);
+    },
+    isShown: (i) => i === 0 || state.mode === "side",
+  });
+  state.player = player;
   const first = await Promise.all(ui.selects.map((select) => load(select.value)));
-  state.playback = new Playback(Math.max(...first.map((a) => a.frames)), first[0].fps);
-  bind();
-  await Promise.all(ui.selects.map((select, i) => choose(i, select.value)));
-  state.stages.forEach((stage, i) => {
-    const side = state.sides[i];
-    stage.preset("follow", side.view.jointPosition(0, side.hips, new THREE.Vector3()));
+  player.setClock(Math.max(...first.map((a) => a.frames)), first[0].fps);
+  bind(player);
+  await Promise.all(ui.selects.map((select, i) => choose(player, i, select.value)));
+  state.sides.forEach((side, i) => {
+    if (side) player.aim("follow", side.view, side.hips, i);
   });
   ui.status.textContent = `${first[0].fps.toFixed(2)} fps · both clips start with the same A; the bars show where each cut's blend lies`;
   root.dataset.ready = "true";
-  requestAnimationFrame(animate);
+  player.start();
 }
 
-init().catch(fail);
+if (root && ui.selects.length === 2) init(root).catch(fail);

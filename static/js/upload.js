@@ -1,26 +1,40 @@
+// @ts-check
 // Upload page: drag-and-drop or pick .bvh files; each is sent with XMLHttpRequest to
 // POST /api/v1/projects/{id}/clips/ (session cookie + X-CSRFToken) with upload progress,
 // then its run is polled (GET /api/v1/runs/{id}/) until it succeeded or failed.
 
 import { csrfToken, errorMessage, formatBytes, parseJson } from "./api.js";
+import { cloneTemplate } from "./dom.js";
 import { RunStatusView, pollRun } from "./runs.js";
+
+/** @typedef {import("./runs.js").Run} Run */
+/** @typedef {{id: number, name: string, frames: number, fps: number, duration_s: number, latest_run?: Run | null}} Clip */
+/** @typedef {{list: HTMLElement, uploadUrl: string, clipUrl: string, maxBytes: number}} UploadOptions */
 
 const ACCEPTED = /\.bvh$/i;
 
 /** One file's row: upload progress, then the run's progress, then a link or the error. */
 class UploadItem {
+  /**
+   * @param {File} file
+   * @param {UploadOptions} options
+   */
   constructor(file, { list, uploadUrl, clipUrl, maxBytes }) {
     this.file = file;
     this.uploadUrl = uploadUrl;
     this.clipUrl = clipUrl;
     this.maxBytes = maxBytes;
+    /** @type {{stop: () => void} | null} */
     this.poller = null;
+    /** @type {XMLHttpRequest | null} */
     this.xhr = null;
+    /** @type {RunStatusView | null} */
+    this.runView = null;
 
-    const template = document.getElementById("upload-item-template");
-    this.element = template.content.firstElementChild.cloneNode(true);
+    this.element = cloneTemplate("upload-item-template");
+    /** @type {Record<string, HTMLElement>} the template's [data-role] elements by role */
     this.parts = Object.fromEntries(
-      [...this.element.querySelectorAll("[data-role]")].map((el) => [el.dataset.role, el]),
+      [...this.element.querySelectorAll("[data-role]")].map((el) => [/** @type {HTMLElement} */ (el).dataset.role, el]),
     );
     this.parts.name.textContent = file.name;
     this.parts.size.textContent = formatBytes(file.size);
@@ -64,13 +78,18 @@ class UploadItem {
     xhr.send(body);
   }
 
+  /** @param {number} fraction */
   uploadProgress(fraction) {
     const percent = Math.round(100 * fraction);
-    this.parts["upload-bar"].value = percent;
+    /** @type {HTMLProgressElement} */ (this.parts["upload-bar"]).value = percent;
     this.parts["upload-pct"].textContent = `${percent}%`;
     if (percent === 100) this.say("Uploaded; validating the file…");
   }
 
+  /**
+   * @param {number} status the HTTP status
+   * @param {{clip?: Clip | null, run?: Run | null} | null} body the parsed answer (or an error's)
+   */
   uploaded(status, body) {
     this.xhr = null;
     if (status !== 200 && status !== 201) {
@@ -89,15 +108,16 @@ class UploadItem {
     if (run && typeof run === "object" && run.id != null) this.follow(run);
   }
 
+  /** @param {Run} run */
   follow(run) {
-    const template = document.getElementById("run-status-template");
-    const element = template.content.firstElementChild.cloneNode(true);
+    const element = cloneTemplate("run-status-template");
     this.parts["run-slot"].replaceChildren(element);
     this.parts["run-row"].hidden = false;
-    this.runView = new RunStatusView(element);
-    this.runView.update(run);
+    const runView = new RunStatusView(element);
+    this.runView = runView;
+    runView.update(run);
     this.poller = pollRun(run.id, {
-      onUpdate: (latest) => this.runView.update(latest),
+      onUpdate: (latest) => runView.update(latest),
       onDone: (latest) => {
         this.poller = null;
         if (latest.status === "succeeded") {
@@ -110,17 +130,20 @@ class UploadItem {
     });
   }
 
+  /** @param {Clip} clip */
   showLink(clip) {
-    const link = this.parts.link.querySelector("a");
+    const link = /** @type {HTMLAnchorElement} */ (this.parts.link.querySelector("a"));
     link.href = this.clipUrl.replace(/\/0\/$/, `/${clip.id}/`);
     link.textContent = `Open ${clip.name}: its report and downloads`;
     this.parts.link.hidden = false;
   }
 
+  /** @param {string} message */
   say(message) {
     this.parts.message.textContent = message;
   }
 
+  /** @param {string} message */
   fail(message) {
     this.element.classList.add("upload-item--failed");
     this.parts.message.textContent = "";
@@ -136,21 +159,31 @@ class UploadItem {
 }
 
 function init() {
+  /** @type {HTMLElement | null} */
   const section = document.querySelector(".upload[data-upload-url]");
   if (!section) return;
-  const dropzone = section.querySelector('[data-role="dropzone"]');
-  const input = section.querySelector('[data-role="input"]');
-  const list = section.querySelector('[data-role="list"]');
-  const listTitle = section.querySelector('[data-role="list-title"]');
+  /**
+   * The section's element with `role` (the template has each one).
+   * @template {Element} [T=HTMLElement]
+   * @param {string} role
+   * @returns {T}
+   */
+  const part = (role) => /** @type {T} */ (section.querySelector(`[data-role="${role}"]`));
+  const dropzone = part("dropzone");
+  /** @type {HTMLInputElement} */
+  const input = part("input");
+  const listTitle = part("list-title");
+  /** @type {UploadOptions} */
   const options = {
-    list,
-    uploadUrl: section.dataset.uploadUrl,
-    clipUrl: section.dataset.clipUrl,
+    list: part("list"),
+    uploadUrl: section.dataset.uploadUrl ?? "",
+    clipUrl: section.dataset.clipUrl ?? "",
     maxBytes: Number(section.dataset.maxBytes) || 0,
   };
+  /** @type {UploadItem[]} */
   const items = [];
 
-  const accept = (files) => {
+  const accept = (/** @type {File[]} */ files) => {
     if (!files || files.length === 0) return;
     listTitle.hidden = false;
     for (const file of files) {
@@ -161,10 +194,22 @@ function init() {
   };
 
   input.addEventListener("change", () => {
-    accept([...input.files]);
+    accept([...(input.files ?? [])]);
     input.value = ""; // the same file can be chosen again
   });
+  bindDropzone(dropzone, accept);
+  // A file dropped outside the zone must not make the browser navigate away.
+  window.addEventListener("dragover", (event) => event.preventDefault());
+  window.addEventListener("drop", (event) => event.preventDefault());
+  window.addEventListener("pagehide", () => items.forEach((item) => item.dispose()));
+}
 
+/**
+ * Files dropped on the zone go to `accept`; the zone is highlighted while they are over it.
+ * @param {HTMLElement} dropzone
+ * @param {(files: File[]) => void} accept
+ */
+function bindDropzone(dropzone, accept) {
   let depth = 0; // dragenter/dragleave fire for children too
   dropzone.addEventListener("dragenter", (event) => {
     event.preventDefault();
@@ -173,7 +218,7 @@ function init() {
   });
   dropzone.addEventListener("dragover", (event) => {
     event.preventDefault();
-    event.dataTransfer.dropEffect = "copy";
+    if (event.dataTransfer) event.dataTransfer.dropEffect = "copy";
   });
   dropzone.addEventListener("dragleave", () => {
     depth = Math.max(0, depth - 1);
@@ -183,12 +228,8 @@ function init() {
     event.preventDefault();
     depth = 0;
     dropzone.classList.remove("dropzone--active");
-    accept([...event.dataTransfer.files]);
+    accept([...(event.dataTransfer?.files ?? [])]);
   });
-  // A file dropped outside the zone must not make the browser navigate away.
-  window.addEventListener("dragover", (event) => event.preventDefault());
-  window.addEventListener("drop", (event) => event.preventDefault());
-  window.addEventListener("pagehide", () => items.forEach((item) => item.dispose()));
 }
 
 init();

@@ -264,7 +264,9 @@ def test_propose_comment_revise_approve_in_two_browsers(
     assert "editor revised" in revised.inner_text()
     revised.locator("a[href^='/proposals/']").click()
     reviewer.wait_for_url(v2)
-    assert _unread(reviewer) == 0  # opening the proposal read its notifications
+    reviewer.wait_for_function(  # the page POSTs them read once it is open
+        "document.querySelector('.nav__notifications').dataset.unread === '0'", timeout=WAIT_MS
+    )
     _comments(reviewer, 3)
     versions = reviewer.locator("[data-thread] .comment__head .badge--plain").all_inner_texts()
     assert versions == ["v1", "resolved by editor", "v1", "v1"], versions

@@ -26,8 +26,9 @@ from support.browser import (
     screenshot,
     set_range,
 )
+from support.web import stage_replaced
 from webapp.projects.models import Membership, Project, Role
-from webapp.runs import services, stages, tasks
+from webapp.runs import registry, services, tasks
 
 CLIP_A = SAMPLE_DIR / "games105" / "walk60.bvh"
 CLIP_B = SAMPLE_DIR / "games105" / "walk_forward.bvh"
@@ -72,11 +73,11 @@ def worker(
     monkeypatch.setattr(services, "heartbeat_interval_s", lambda: 3600.0)
     running = Worker()
     monkeypatch.setattr(tasks.run_pipeline, "delay", running.queue.put)
-    monkeypatch.setitem(stages.STAGES, "analyze", running.held(stages.STAGES["analyze"]))
-    running.thread.start()
-    yield running
-    running.gate.set()
-    running.stop()
+    with stage_replaced("analyze", running.held(registry.step("analyze").function)):
+        running.thread.start()
+        yield running
+        running.gate.set()
+        running.stop()
     assert not running.errors, running.errors
 
 

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from motioncore import contacts, measures
+from motioncore.contacts import detection
 from support import synthetic_gait
 
 RATES = (30.0, 60.0, 120.0)
@@ -55,6 +56,7 @@ def test_the_measures_do_not_use_the_contact_detector(monkeypatch: pytest.Monkey
         raise AssertionError("measures called contacts.detect")
 
     monkeypatch.setattr(contacts, "detect", refuse)
+    monkeypatch.setattr(detection, "detect", refuse)  # where the package's detect lives
     walk = synthetic_gait.walk(60.0, duration_s=2.0, skate_mps=0.1)
     assert measures.measure(walk.clip, floor_m=0.0).slide_median_mps is not None
 

@@ -1,10 +1,9 @@
 """What the browser tests share: the ``browser`` fixture (Debian Chromium, headless,
 driven by Playwright), the canvas probe, logging in, screenshots.
 
-Needs Debian's ``chromium`` and the ``playwright`` package (CI installs both); a test
-module importing this is skipped, with the reason, when either is missing. Test modules
-import the fixture by name (``from support.browser import browser``), so that only the
-browser tests load Playwright.
+Needs Debian's ``chromium`` and the ``playwright`` package (CI installs both); a module
+importing this is skipped, with the reason, when either is missing. ``tests/browser/
+conftest.py`` gives the fixture to the browser tests, so that only they load Playwright.
 """
 
 from __future__ import annotations

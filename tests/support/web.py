@@ -1,9 +1,12 @@
 """Web-layer test helpers: users, API clients, finished runs, transitions, walks and
-proposals as a worker would leave them, and the real pipeline run in-process."""
+proposals as a worker would leave them, the real pipeline run in-process, and a
+registered stage swapped for a test's own."""
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -24,8 +27,9 @@ from webapp.pfnn.selectors import GENERATION_DOWNLOADS
 from webapp.projects.models import Project, Role
 from webapp.reviews.models import Proposal
 from webapp.reviews.services import proposal_create_from_transition
-from webapp.runs import pipeline
+from webapp.runs import pipeline, registry
 from webapp.runs.models import Run, Status
+from webapp.runs.stages import StageFunction
 from webapp.transitions.models import Transition
 from webapp.transitions.selectors import TRANSITION_DOWNLOADS
 
@@ -149,6 +153,29 @@ def processed(project: Project, user: AbstractUser, path: Path) -> Clip:
     run.refresh_from_db()
     assert run.status == Status.SUCCEEDED, run.error
     return clip
+
+
+@contextmanager
+def stage_replaced(name: str, function: StageFunction) -> Iterator[StageFunction]:
+    """Within the block, the registered stage ``name`` is ``function`` (its kind keeps its
+    other stages, artifact kinds and result recorder); yields the original stage."""
+    kind = registry.kind_of_stage(name)
+    assert kind is not None, f"no app registered the stage {name!r}"
+    registry.register(
+        kind.name,
+        stages={**kind.stages, name: function},
+        artifact_kinds=kind.artifact_kinds,
+        record_result=kind.record_result,
+    )
+    try:
+        yield kind.stages[name]
+    finally:
+        registry.register(
+            kind.name,
+            stages=kind.stages,
+            artifact_kinds=kind.artifact_kinds,
+            record_result=kind.record_result,
+        )
 
 
 def _report_metrics(cut: int, entry: int, retention: float) -> dict[str, Any]:

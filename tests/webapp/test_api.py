@@ -16,9 +16,9 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from support.web import ARTIFACT_BYTES, client_for, finish_run, make_user
-from webapp.api.uploads import UploadRateThrottle
 from webapp.clips.models import ArtifactKind, Clip
 from webapp.clips.services import clip_upload_create
+from webapp.clips.uploads import UploadRateThrottle
 from webapp.projects.models import Membership, Project, Role
 from webapp.runs.models import Run, Status
 

@@ -1,4 +1,4 @@
-"""``Idempotency-Key`` on every creating POST (``webapp/api/idempotency.py``).
+"""``Idempotency-Key`` on every creating POST (``webapp/core/idempotency.py``).
 
 Same key + same request → the stored response replayed (nothing created twice);
 same key + another request → 409; only 2xx responses are stored; keys are per user.
@@ -17,8 +17,8 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from support.web import client_for, make_user
-from webapp.api.idempotency import ABANDONED_AFTER, IN_PROGRESS, REPLAYED_HEADER
 from webapp.clips.models import Clip
+from webapp.core.idempotency import ABANDONED_AFTER, IN_PROGRESS, REPLAYED_HEADER
 from webapp.core.models import IdempotentResponse
 from webapp.projects.models import Membership, Project
 from webapp.runs.models import Run
@@ -97,7 +97,7 @@ def test_errors_are_not_stored_and_the_key_can_be_used_again(owner: APIClient) -
 
 def test_a_crash_frees_the_key(owner: APIClient) -> None:
     with (
-        mock.patch("webapp.api.views.project_create", side_effect=RuntimeError("boom")),
+        mock.patch("webapp.projects.api.project_create", side_effect=RuntimeError("boom")),
         pytest.raises(RuntimeError),
     ):
         post(owner, "/api/v1/projects/", {"name": "Crash"})

@@ -12,7 +12,8 @@ from django.contrib.auth.models import AbstractUser
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from motioncore import bvh, canonical
+from motioncore import bvh
+from motioncore.skeleton import canonical
 from support.web import SAMPLES, client_for
 from webapp.clips.models import Clip
 from webapp.laban.models import Score

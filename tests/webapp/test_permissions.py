@@ -16,6 +16,8 @@ from typing import Any, cast
 import pytest
 from django.contrib.auth.models import AbstractUser, User
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import URLResolver
 
 from support.web import (
@@ -335,6 +337,21 @@ def test_permission_matrix(
     assert response.status_code == endpoint.expected[who], response.content[:300]
     if response.status_code >= 400:
         assert set(response.json()["error"]) == {"code", "message", "details"}
+
+
+def test_no_get_endpoint_writes(
+    project: Project, members: dict[str, AbstractUser], sample_bvh: bytes, media_root: object
+) -> None:
+    """Every GET of the matrix, by the owner, runs no INSERT, UPDATE or DELETE (the
+    pages' GETs: ``test_page_reads.py``)."""
+    world = build_world(project, members["editor"], sample_bvh)
+    client_for(members["owner"])  # the owner's token exists before
+    for endpoint in (e for e in ENDPOINTS if e.method == "get"):
+        with CaptureQueriesContext(connection) as queries:
+            call(members["owner"], endpoint, world.ids(), b"")
+        sql = [q["sql"].lstrip().upper() for q in queries]
+        assert [q for q in sql if q.startswith(("INSERT", "UPDATE", "DELETE"))] == [], endpoint
+        assert len(queries) > 0, endpoint.name
 
 
 def api_routes(patterns: list[Any], prefix: str = "") -> set[str]:

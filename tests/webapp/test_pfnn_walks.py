@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import AbstractUser
 
-from motioncore import bvh, canonical
+from motioncore import bvh
+from motioncore.skeleton import canonical
 from support.web import SAMPLES, client_for, processed
 from webapp.pfnn.models import Generation
 from webapp.projects.models import Project

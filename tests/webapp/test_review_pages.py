@@ -494,9 +494,11 @@ def test_owners_set_the_approval_rule_on_the_project_page(
     assert "<strong data-approvals-required>2</strong>" in _html(owner.get(project_url))
 
 
-def test_opening_a_proposal_reads_its_notifications_only(
+def test_opening_a_proposal_reads_its_notifications_with_a_post(
     proposal: Proposal, members: dict[str, AbstractUser]
 ) -> None:
+    """The page's GET leaves them unread and hands their ids to its script, which POSTs
+    them to the API once the page is open (static/js/review/mark-read.js)."""
     client = _client(members["reviewer"])
     _assign(proposal, members, "reviewer")
     comment_create(user=_user(members, "editor"), proposal_id=proposal.pk, body="@reviewer-user?")
@@ -509,5 +511,14 @@ def test_opening_a_proposal_reads_its_notifications_only(
         ),
     )
     html = _html(client.get(reverse("proposal", args=[proposal.pk])))
-    assert 'data-unread="1"' in html  # the header counts what is left, after reading
+    assert 'data-unread="3"' in html and unread.count() == 3  # the GET read nothing
+    posted = _json_script(html, "review-config")["unread"]
+    thread = sorted(set(unread.values_list("pk", flat=True)) - {other.pk})
+    assert posted == {"ids": thread, "url": reverse("api:notifications-read")}
+    answer = client.post(posted["url"], {"ids": posted["ids"]}, content_type="application/json")
+    assert answer.json() == {"marked": 2, "unread_count": 1}
     assert list(unread.values_list("pk", flat=True)) == [other.pk]
+    again = _json_script(
+        _html(client.get(reverse("proposal", args=[proposal.pk]))), "review-config"
+    )
+    assert again["unread"]["ids"] == []

@@ -18,18 +18,19 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from motioncore import bvh
+from webapp.clips import stages
 from webapp.clips.models import Artifact, ArtifactKind, Clip
-from webapp.clips.services import clip_upload_create
+from webapp.clips.services import artifact_save, clip_upload_create
 from webapp.projects.models import Project
-from webapp.runs import pipeline, services, stages, tasks
+from webapp.runs import pipeline, registry, services, tasks
 from webapp.runs.models import Run, Status
-from webapp.runs.stages import Context, Progress
+from webapp.runs.stages import Context, Progress, StageFunction
 
-ALL_KINDS = {
-    kind.value for kind in ArtifactKind if not kind.value.startswith(("transition", "pfnn"))
-}
+ALL_KINDS = {kind.value for kind in ArtifactKind}
 """What a pipeline run (``ingest``, ``clean``, ``analyze``) stores; transitions and PFNN
-walks store the rest."""
+walks store their own kinds."""
+TEST_KIND = "test_runs"
+"""The kind of run of the test-only stages registered here."""
 
 
 @pytest.fixture(autouse=True)
@@ -72,17 +73,16 @@ def run(clip: Clip) -> Run:
 
 
 @pytest.fixture
-def extra_stage() -> Iterator[dict[str, stages.StageFunction]]:
-    """Register test-only stages for the duration of a test."""
-    added: dict[str, stages.StageFunction] = {}
+def extra_stage() -> Iterator[dict[str, StageFunction]]:
+    """Register test-only stages (a kind of run of their own) for the duration of a test."""
+    added: dict[str, StageFunction] = {}
     yield added
-    for name in added:
-        stages.STAGES.pop(name, None)
+    registry.unregister(TEST_KIND)
 
 
-def register(added: dict[str, stages.StageFunction], name: str, fn: stages.StageFunction) -> None:
+def register(added: dict[str, StageFunction], name: str, fn: StageFunction) -> None:
     added[name] = fn
-    stages.STAGES[name] = fn
+    registry.register(TEST_KIND, stages=added)
 
 
 def age(run: Run, seconds: float, **fields: object) -> None:
@@ -191,7 +191,7 @@ def test_a_taken_over_run_replaces_its_artifacts(run: Run, settings: LazySetting
 
 
 def test_a_worker_that_lost_its_run_stops_writing(
-    run: Run, settings: LazySettings, extra_stage: dict[str, stages.StageFunction]
+    run: Run, settings: LazySettings, extra_stage: dict[str, StageFunction]
 ) -> None:
     def taken_over(context: Context, progress: Progress) -> None:
         age(context.run, settings.RUN_STALE_AFTER_S + 1)
@@ -212,7 +212,7 @@ def test_artifacts_need_ownership(run: Run, settings: LazySettings) -> None:
     age(run, settings.RUN_STALE_AFTER_S + 1)
     assert services.run_claim(run_id=run.pk, worker="w2") is not None
     with pytest.raises(services.LostOwnership):
-        stages.save_artifact(claimed, ArtifactKind.CANONICAL, "x.npz", b"late")
+        artifact_save(run=claimed, kind=ArtifactKind.CANONICAL, filename="x.npz", data=b"late")
     assert not Artifact.objects.filter(run=run).exists()
 
 
@@ -239,9 +239,7 @@ def test_unknown_stage_fails_before_running_anything(run: Run) -> None:
     assert not row.artifacts.exists()
 
 
-def test_a_bug_is_recorded_not_retried(
-    run: Run, extra_stage: dict[str, stages.StageFunction]
-) -> None:
+def test_a_bug_is_recorded_not_retried(run: Run, extra_stage: dict[str, StageFunction]) -> None:
     def buggy(context: Context, progress: Progress) -> None:
         raise KeyError("oops")
 
@@ -253,7 +251,7 @@ def test_a_bug_is_recorded_not_retried(
 
 
 def test_transient_errors_are_retried_then_fail(
-    run: Run, settings: LazySettings, extra_stage: dict[str, stages.StageFunction]
+    run: Run, settings: LazySettings, extra_stage: dict[str, StageFunction]
 ) -> None:
     def flaky(context: Context, progress: Progress) -> None:
         raise OSError("storage unavailable")
@@ -272,9 +270,7 @@ def test_transient_errors_are_retried_then_fail(
     assert row.error == "A storage or database error kept failing."
 
 
-def test_a_transient_error_then_success(
-    run: Run, extra_stage: dict[str, stages.StageFunction]
-) -> None:
+def test_a_transient_error_then_success(run: Run, extra_stage: dict[str, StageFunction]) -> None:
     calls: list[int] = []
 
     def flaky_once(context: Context, progress: Progress) -> None:

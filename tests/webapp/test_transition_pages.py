@@ -20,6 +20,7 @@ from django.urls import reverse
 from support.web import SAMPLES, processed
 from webapp.clips.models import ArtifactKind, Clip
 from webapp.clips.selectors import clip_artifact_json
+from webapp.core.tables import Cell
 from webapp.projects.models import Project
 from webapp.runs import pipeline
 from webapp.runs.models import Status
@@ -203,10 +204,10 @@ def test_comparison_rows_mark_each_columns_best_and_tolerate_gaps() -> None:
     rows = presenters.comparison_rows(result)
     assert [r.method for r in rows] == ["mtp", "end"]  # the table's order, not the report's
     mtp, end = rows
-    assert mtp.cells[0] == presenters.Cell("0.100", True)
-    assert end.cells[0] == presenters.Cell("0.300", False)
+    assert mtp.cells[0] == Cell("0.100", True)
+    assert end.cells[0] == Cell("0.300", False)
     assert mtp.cells[1].best and not end.cells[1].best  # higher retention is better
-    assert mtp.cells[3] == presenters.Cell("—", False)  # no skate measured
+    assert mtp.cells[3] == Cell("—", False)  # no skate measured
     assert mtp.cells[2].best and end.cells[2].best  # a tie marks both
     assert (end.cut, end.note) == ("50 · 0.50 s", "fell back")
     assert mtp.cut == "10"  # no time without the methods section

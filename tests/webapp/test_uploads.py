@@ -171,7 +171,7 @@ def test_over_the_limit_is_413_before_reading_the_file(
     editor: APIClient, project: Project, sample_bvh: bytes, media_root: Path, settings: Any
 ) -> None:
     settings.UPLOAD_MAX_BYTES = len(sample_bvh) - 1
-    with mock.patch("webapp.api.services.clip_upload_create") as service:
+    with mock.patch("webapp.clips.uploads.clip_upload_create") as service:
         error = assert_error(upload(editor, project, sample_bvh), 413, "file_too_large")
     service.assert_not_called()
     assert error["details"]["limit_bytes"] == len(sample_bvh) - 1

@@ -15,7 +15,7 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser, User
 
 from motioncore import analysis
-from motioncore.momentum import CurveMethod
+from motioncore.analysis.momentum import CurveMethod
 from webapp.clips.models import ArtifactKind, Clip
 from webapp.clips.selectors import clip_artifact, clip_artifact_json, clip_get
 from webapp.core.errors import NotFound, ServiceError

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 
 from webapp.projects.models import Project
+from webapp.runs import registry
 
 
 def original_path(instance: Clip, filename: str) -> str:
@@ -18,7 +20,7 @@ def artifact_path(instance: Artifact, filename: str) -> str:
 
 class Clip(models.Model):
     """An uploaded BVH: the original bytes (never modified), their sha256 and the
-    validation report of :func:`motioncore.report.validation_report`."""
+    validation report of :func:`motioncore.bvh.report.validation_report`."""
 
     project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="clips")
     name = models.CharField(max_length=200)
@@ -47,6 +49,12 @@ class Clip(models.Model):
 
 
 class ArtifactKind(models.TextChoices):
+    """The upload pipeline's artifact kinds (registered by
+    :class:`~webapp.clips.apps.ClipsConfig`). Other kinds of run own theirs
+    (:class:`webapp.transitions.models.TransitionArtifactKind`,
+    :class:`webapp.pfnn.models.PfnnArtifactKind`); ``Artifact.kind`` takes any kind an
+    app registered with :mod:`webapp.runs.registry`."""
+
     CANONICAL = "canonical", "Canonical arrays (.npz)"
     CLEANED_BVH = "cleaned_bvh", "Cleaned BVH"
     CLEAN_REPORT = "clean_report", "Cleaning report (JSON)"
@@ -54,19 +62,6 @@ class ArtifactKind(models.TextChoices):
     VIEWER_RAW = "viewer_raw", "Viewer arrays before cleaning (JSON)"
     ANALYSIS = "analysis", "Phase and momentum analysis (JSON)"
     ANALYSIS_FEATURES = "analysis_features", "Analysis features (.npz)"
-    TRANSITION_BVH = "transition_bvh", "Transition clip (BVH)"
-    TRANSITION_VIEWER = "transition_viewer", "Transition clip viewer arrays (JSON)"
-    TRANSITION_VIEWER_END = "transition_viewer_end", "End-of-clip cut viewer arrays (JSON)"
-    TRANSITION_VIEWER_FIXED70 = "transition_viewer_fixed70", "70 % cut viewer arrays (JSON)"
-    PFNN_BVH = "pfnn_bvh", "PFNN walk on the clip's rig (BVH)"
-    PFNN_CANONICAL_BVH = "pfnn_canonical_bvh", "PFNN walk on the canonical skeleton (BVH)"
-    PFNN_VIEWER = "pfnn_viewer", "PFNN walk viewer arrays (JSON)"
-    PFNN_REPORT = "pfnn_report", "PFNN walk measures (JSON)"
-    TRANSITION_VIEWER_THRESHOLD = (
-        "transition_viewer_threshold",
-        "Speed-threshold cut viewer arrays (JSON)",
-    )
-    TRANSITION_REPORT = "transition_report", "Transition report (JSON)"
 
 
 class Artifact(models.Model):
@@ -74,7 +69,7 @@ class Artifact(models.Model):
 
     clip = models.ForeignKey(Clip, on_delete=models.CASCADE, related_name="artifacts")
     run = models.ForeignKey("runs.Run", on_delete=models.CASCADE, related_name="artifacts")
-    kind = models.CharField(max_length=32, choices=ArtifactKind.choices)
+    kind = models.CharField(max_length=registry.ARTIFACT_KIND_MAX_LENGTH)  # a registered kind
     file = models.FileField(upload_to=artifact_path, max_length=300)
     sha256 = models.CharField(max_length=64)
     size_bytes = models.PositiveBigIntegerField()
@@ -85,3 +80,17 @@ class Artifact(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["run", "kind"], name="one_artifact_per_run_and_kind")
         ]
+
+    @property
+    def kind_label(self) -> str:
+        """The kind for people ("Cleaned BVH"), as its app registered it."""
+        return registry.artifact_kind_label(self.kind)
+
+    def clean(self) -> None:
+        """Refuse a kind no app registered (``save`` does not call this; the
+        :func:`~webapp.clips.services.artifact_save` service checks it too)."""
+        super().clean()
+        try:
+            registry.artifact_kind_check(self.kind)
+        except registry.UnknownArtifactKind as error:
+            raise ValidationError({"kind": str(error)}) from error

@@ -111,7 +111,7 @@ def _summary(report: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 
 def report_view(report: Mapping[str, Any]) -> ReportView:
-    """The validation report of :func:`motioncore.report.validation_report`, for a page."""
+    """The validation report of :func:`motioncore.bvh.report.validation_report`, for a page."""
     conventions = report.get("conventions") or {}
     roles = report.get("roles") or {}
     how = roles.get("how") or {}

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -17,7 +16,10 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Prefetch, QuerySet
 from django.db.models.fields.files import FieldFile
 
+from motioncore import bvh
+from motioncore.clip import Clip as MotionClip
 from webapp.clips.models import Artifact, ArtifactKind, Clip
+from webapp.core.downloads import Download
 from webapp.core.errors import NotFound
 from webapp.projects.selectors import project_get, project_list
 from webapp.runs.models import Run, Status
@@ -40,15 +42,6 @@ DOWNLOADS: dict[str, ArtifactKind | None] = {
 """Download name → artifact kind (``None``: the original upload)."""
 
 _CONTENT_TYPES = {".bvh": "application/octet-stream", ".json": "application/json"}
-
-
-@dataclass(frozen=True)
-class Download:
-    """A file to send: its storage handle, the name to save it as, its media type."""
-
-    file: FieldFile
-    filename: str
-    content_type: str
 
 
 def clip_list(
@@ -98,7 +91,7 @@ def clip_latest_run(clip: Clip) -> Run | None:
     return runs[0] if runs else None
 
 
-def clip_artifact(clip: Clip, kind: ArtifactKind) -> Artifact | None:
+def clip_artifact(clip: Clip, kind: str) -> Artifact | None:
     """The newest artifact of ``kind`` from a succeeded run of the clip, if any."""
     artifacts: list[Artifact] | None = getattr(clip, "finished_artifacts", None)
     if artifacts is None:
@@ -110,7 +103,24 @@ def clip_artifact(clip: Clip, kind: ArtifactKind) -> Artifact | None:
     return next((a for a in artifacts if a.kind == kind), None)
 
 
-def clip_artifact_json(clip: Clip, kind: ArtifactKind) -> dict[str, Any] | None:
+def clip_best_motion(clip: Clip) -> tuple[MotionClip, str]:
+    """The clip's newest cleaned motion (from a succeeded run), else its original; and
+    which one it is (``"cleaned (run 12)"``, ``"original"``), for reports."""
+    cleaned = (
+        Artifact.objects.filter(
+            clip=clip, kind=ArtifactKind.CLEANED_BVH, run__status=Status.SUCCEEDED
+        )
+        .order_by("-run__created_at", "-run_id")
+        .first()
+    )
+    if cleaned is not None and cleaned.file.storage.exists(cleaned.file.name):
+        with cleaned.file.open("rb") as handle:
+            return bvh.load(handle.read()), f"cleaned (run {cleaned.run_id})"
+    with clip.original.open("rb") as handle:
+        return bvh.load(handle.read()), "original"
+
+
+def clip_artifact_json(clip: Clip, kind: str) -> dict[str, Any] | None:
     """The newest JSON artifact of ``kind`` (parsed), ``None`` when there is none."""
     stored = clip_artifact(clip, kind)
     if stored is None or not stored.file.name or not stored.file.storage.exists(stored.file.name):
@@ -151,7 +161,7 @@ def download_of(file: FieldFile, filename: str) -> Download:
     return Download(file, filename, _CONTENT_TYPES.get(suffix, "application/octet-stream"))
 
 
-def run_downloads_ready(run: Run, downloads: Mapping[str, ArtifactKind]) -> dict[str, bool]:
+def run_downloads_ready(run: Run, downloads: Mapping[str, str]) -> dict[str, bool]:
     """Download name → whether ``run`` succeeded and stored that kind (``downloads``:
     name → artifact kind; the run's artifacts are expected prefetched)."""
     if run.status != Status.SUCCEEDED:
@@ -161,7 +171,7 @@ def run_downloads_ready(run: Run, downloads: Mapping[str, ArtifactKind]) -> dict
 
 
 def run_download_get(
-    run: Run, downloads: Mapping[str, ArtifactKind], name: str, filename: str, what: str
+    run: Run, downloads: Mapping[str, str], name: str, filename: str, what: str
 ) -> Download:
     """The file called ``name`` (one of ``downloads``) of a succeeded ``run``, offered as
     ``filename``; 404 for unknown names and files the run has not produced (yet).

@@ -6,6 +6,10 @@ then, in one transaction, stores the original bytes untouched, creates the clip
 and queues its first run. If the transaction fails, the stored file is removed:
 nothing is left half-stored. The same bytes (sha256) in the same project return
 the existing clip.
+
+``artifact_save`` is how every stage of every kind of run stores its output: an
+:class:`~webapp.clips.models.Artifact` of a kind some app registered with
+:mod:`webapp.runs.registry`, written only while the worker owns the run.
 """
 
 from __future__ import annotations
@@ -14,20 +18,28 @@ import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import partial
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
+from django.core.files.storage import Storage
 from django.db import IntegrityError, transaction
 
-from motioncore import bvh, report
+from motioncore import bvh
+from motioncore.bvh import report
 from motioncore.errors import MotionCoreError
-from webapp.clips.models import Clip
+from webapp.clips.models import Artifact, Clip
+from webapp.clips.selectors import clip_get
 from webapp.core.errors import ServiceError, TooLarge, from_motioncore
 from webapp.projects.models import Project, Role
 from webapp.projects.permissions import require_role
-from webapp.runs.services import DEFAULT_STAGES, run_start
+from webapp.runs import registry
+from webapp.runs.models import Run
+from webapp.runs.services import run_lock_owned, run_start
 
+DEFAULT_STAGES = ("ingest", "clean", "analyze")
+"""The pipeline of an upload (the stages :class:`~webapp.clips.apps.ClipsConfig` registers)."""
 ALLOWED_EXTENSIONS = (".bvh",)
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._ -]+")
 
@@ -117,3 +129,55 @@ def _store(clip: Clip, data: bytes, user: User) -> UploadResult:
 def _delete_quietly(clip: Clip, stored_name: str) -> None:
     if stored_name and not Clip.objects.filter(original=stored_name).exists():
         clip.original.storage.delete(stored_name)
+
+
+def artifact_save(*, run: Run, kind: str, filename: str, data: bytes) -> Artifact:
+    """Store ``data`` as the run's artifact of ``kind``, replacing an earlier attempt's.
+
+    ``kind`` must be registered by some app (:func:`webapp.runs.registry.register`);
+    an unknown one raises :class:`~webapp.runs.registry.UnknownArtifactKind` before
+    anything is written. Runs under a lock on the run's row and only while this worker
+    owns the run (:func:`~webapp.runs.services.run_lock_owned` raises
+    :class:`~webapp.runs.services.LostOwnership` otherwise), so a run has exactly one
+    artifact per kind however often it was retried. The replaced file is deleted once
+    the new row is committed; the new file is deleted if it is not.
+    """
+    registry.artifact_kind_check(kind)
+    artifact = Artifact(
+        clip=run.clip,
+        run=run,
+        kind=kind,
+        sha256=hashlib.sha256(data).hexdigest(),
+        size_bytes=len(data),
+    )
+    storage = artifact.file.storage
+    try:
+        with transaction.atomic():
+            run_lock_owned(run=run)
+            earlier = Artifact.objects.filter(run=run, kind=kind)
+            replaced = [name for name in earlier.values_list("file", flat=True) if name]
+            earlier.delete()
+            artifact.file.save(f"run{run.pk}-{filename}", ContentFile(data), save=False)
+            artifact.save()
+            transaction.on_commit(partial(_delete_files, storage, replaced), robust=True)
+    except BaseException:
+        if artifact.file.name:
+            storage.delete(artifact.file.name)
+        raise
+    return artifact
+
+
+def _delete_files(storage: Storage, names: list[str]) -> None:
+    for name in names:
+        storage.delete(name)
+
+
+def clip_run_start(*, user: User, clip_id: int, fps: float | None) -> Run:
+    """Queue a run of the default stages on the clip (editors and owners; 404 for
+    non-members); ``fps`` overrides the clip's frame rate for the run. The task is sent
+    on commit."""
+    clip = clip_get(user=user, clip_id=clip_id)
+    require_role(project=clip.project, user=user, role=Role.EDITOR)
+    parameters: dict[str, object] = {} if fps is None else {"fps": fps}
+    with transaction.atomic():
+        return run_start(clip=clip, user=user, stages=DEFAULT_STAGES, parameters=parameters)

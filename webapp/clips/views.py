@@ -24,7 +24,8 @@ from webapp.clips.selectors import (
     clip_latest_run,
     clip_list,
 )
-from webapp.core.pages import CAMERA_PRESETS, page, page_user
+from webapp.core.auth import request_user
+from webapp.core.pages import CAMERA_PRESETS, page
 from webapp.laban.selectors import score_list
 from webapp.projects.models import ROLE_RANK, Role
 from webapp.projects.permissions import require_role, role_of
@@ -46,8 +47,8 @@ class ProjectForm(forms.Form):
 @page
 def home(request: HttpRequest) -> HttpResponse:
     """My projects and the new-project form."""
-    context = {"projects": project_list_with_role(user=page_user(request)), "form": ProjectForm()}
-    return render(request, "pages/home.html", context)
+    projects = project_list_with_role(user=request_user(request))
+    return render(request, "pages/home.html", {"projects": projects, "form": ProjectForm()})
 
 
 @require_POST
@@ -56,9 +57,9 @@ def project_new(request: HttpRequest) -> HttpResponse:
     """Create a project (I become its owner) and open it."""
     form = ProjectForm(request.POST)
     if not form.is_valid():
-        context = {"projects": project_list_with_role(user=page_user(request)), "form": form}
+        context = {"projects": project_list_with_role(user=request_user(request)), "form": form}
         return render(request, "pages/home.html", context, status=400)
-    project = project_create(user=page_user(request), name=form.cleaned_data["name"])
+    project = project_create(user=request_user(request), name=form.cleaned_data["name"])
     return redirect("project", project_id=project.pk)
 
 
@@ -66,7 +67,7 @@ def project_new(request: HttpRequest) -> HttpResponse:
 @page
 def project_detail(request: HttpRequest, project_id: int) -> HttpResponse:
     """A project's clips (with their latest run) and members."""
-    user = page_user(request)
+    user = request_user(request)
     project = project_get(user=user, project_id=project_id)
     role = require_role(project=project, user=user, role=Role.VIEWER)
     clips = clip_list(user=user, project_id=project_id)
@@ -87,7 +88,7 @@ def project_detail(request: HttpRequest, project_id: int) -> HttpResponse:
 @page
 def project_upload(request: HttpRequest, project_id: int) -> HttpResponse:
     """Drag-and-drop upload with progress (editors and owners)."""
-    user = page_user(request)
+    user = request_user(request)
     project = project_get(user=user, project_id=project_id)
     require_role(project=project, user=user, role=Role.EDITOR)
     context = {
@@ -103,7 +104,7 @@ def project_upload(request: HttpRequest, project_id: int) -> HttpResponse:
 def clip_detail(request: HttpRequest, clip_id: int) -> HttpResponse:
     """A clip's player and curves, validation report, cut points, transitions (and the
     form that starts one, for editors), downloads and runs."""
-    user = page_user(request)
+    user = request_user(request)
     clip = clip_get(user=user, clip_id=clip_id)
     ready = clip_downloads_ready(clip)
     can_edit = (

@@ -28,6 +28,11 @@ class ServiceError(Exception):
         self.details = details or {}
 
 
+class NotAuthenticated(ServiceError):
+    status = 401
+    code = "not_authenticated"
+
+
 class NotFound(ServiceError):
     status = 404
     code = "not_found"

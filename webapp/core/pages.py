@@ -1,4 +1,5 @@
-"""What every browser page view shares: log-in, service errors as error pages, the user.
+"""What every browser page view shares: log-in, service errors as error pages (the user
+is :func:`webapp.core.auth.request_user`, as in the API).
 
 A :class:`~webapp.core.errors.ServiceError` raised by a selector or a service becomes
 ``error.html`` with its status in one place, :func:`page`, so views stay thin.
@@ -11,7 +12,6 @@ from functools import wraps
 from typing import Concatenate, ParamSpec
 
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -40,9 +40,3 @@ def page(view: PageView[P]) -> PageView[P]:
 def error_page(request: HttpRequest, message: str, status: int) -> HttpResponse:
     """``error.html`` with ``message`` and the HTTP ``status``."""
     return render(request, "error.html", {"message": message, "status": status}, status=status)
-
-
-def page_user(request: HttpRequest) -> User:
-    """The logged-in user of a :func:`page` view."""
-    assert isinstance(request.user, User), "page() requires a logged-in user"
-    return request.user

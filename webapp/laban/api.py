@@ -15,10 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.http import HttpResponse
+from django.http.response import HttpResponseBase
 from django.urls import path, reverse
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
 from rest_framework.parsers import MultiPartParser
@@ -26,8 +25,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from webapp.api.idempotency import idempotent
-from webapp.api.schema import errors
+from webapp.core.auth import request_user
+from webapp.core.downloads import attachment
+from webapp.core.idempotency import idempotent
+from webapp.core.schema import READ, download_schema, errors
 from webapp.laban.models import Score
 from webapp.laban.selectors import SCORE_DOWNLOADS, score_download_get, score_get, score_list
 from webapp.laban.services import score_upload_create
@@ -75,19 +76,14 @@ class ScoreUploadSerializer(serializers.Serializer[dict[str, Any]]):
     file = serializers.FileField()
 
 
-def _user(request: Request) -> User:
-    assert isinstance(request.user, User), "IsAuthenticated guarantees a user"
-    return request.user
-
-
 @extend_schema(tags=["laban"])
 class ProjectScoresView(GenericAPIView[Score]):
     serializer_class = ScoreSerializer
     parser_classes = [MultiPartParser]
 
-    @extend_schema(responses={200: ScoreSerializer(many=True), **errors(401, 404)})
+    @extend_schema(responses={200: ScoreSerializer(many=True), **READ})
     def get(self, request: Request, project_id: int) -> Response:
-        page = self.paginate_queryset(score_list(user=_user(request), project_id=project_id))
+        page = self.paginate_queryset(score_list(user=request_user(request), project_id=project_id))
         body = ScoreSerializer(page, many=True, context={"request": request})
         return self.get_paginated_response(body.data)
 
@@ -104,8 +100,8 @@ class ProjectScoresView(GenericAPIView[Score]):
         data.is_valid(raise_exception=True)
         upload = data.validated_data["file"]
         created = score_upload_create(
-            project=project_get(user=_user(request), project_id=project_id),
-            user=_user(request),
+            project=project_get(user=request_user(request), project_id=project_id),
+            user=request_user(request),
             name=upload.name,
             data=upload.read(),
         )
@@ -115,35 +111,22 @@ class ProjectScoresView(GenericAPIView[Score]):
 
 @extend_schema(tags=["laban"])
 class ScoreDetailView(APIView):
-    @extend_schema(responses={200: ScoreSerializer, **errors(401, 404)})
+    @extend_schema(responses={200: ScoreSerializer, **READ})
     def get(self, request: Request, score_id: int) -> Response:
-        found = score_get(user=_user(request), score_id=score_id)
+        found = score_get(user=request_user(request), score_id=score_id)
         return Response(ScoreSerializer(found, context={"request": request}).data)
 
 
 @extend_schema(tags=["laban"])
 class ScoreDownloadView(APIView):
-    @extend_schema(
-        parameters=[
-            OpenApiParameter(
-                "kind", OpenApiTypes.STR, OpenApiParameter.PATH, enum=list(SCORE_DOWNLOADS)
-            )
-        ],
-        responses={
-            (200, "application/octet-stream"): OpenApiResponse(
-                OpenApiTypes.BINARY, description="animation.bvh."
-            ),
-            (200, "application/json"): OpenApiResponse(
-                OpenApiTypes.OBJECT, description="score.json, animation.json, footprints.json."
-            ),
-            **errors(401, 404),
-        },
+    @download_schema(
+        SCORE_DOWNLOADS,
+        binary="animation.bvh.",
+        json="score.json, animation.json, footprints.json.",
     )
-    def get(self, request: Request, score_id: int, kind: str) -> HttpResponse:
-        found = score_download_get(user=_user(request), score_id=score_id, name=kind)
-        response = HttpResponse(found.data, content_type=found.content_type)
-        response["Content-Disposition"] = f'attachment; filename="{found.filename}"'
-        return response
+    def get(self, request: Request, score_id: int, kind: str) -> HttpResponseBase:
+        found = score_download_get(user=request_user(request), score_id=score_id, name=kind)
+        return attachment(found)
 
 
 urlpatterns = [

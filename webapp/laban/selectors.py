@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 
 from webapp.clips.selectors import download_of
+from webapp.core.downloads import Download
 from webapp.core.errors import NotFound
 from webapp.laban.models import Score
 from webapp.projects.selectors import project_get, project_list
@@ -35,26 +35,17 @@ def score_list(*, user: User | AnonymousUser, project_id: int) -> QuerySet[Score
     return Score.objects.filter(project=project).select_related("clip", "created_by")
 
 
-@dataclass(frozen=True)
-class ScoreFile:
-    """A download's bytes, the name to save it as and its media type."""
-
-    data: bytes
-    filename: str
-    content_type: str
-
-
-def score_download_get(*, user: User | AnonymousUser, score_id: int, name: str) -> ScoreFile:
-    """One of :data:`SCORE_DOWNLOADS`; 404 for non-members and unknown names."""
+def score_download_get(*, user: User | AnonymousUser, score_id: int, name: str) -> Download:
+    """One of :data:`SCORE_DOWNLOADS` (its bytes); 404 for non-members and unknown names."""
     score = score_get(user=user, score_id=score_id)
     stem = score.name.rsplit(".", 1)[0] or "score"
     documents: dict[str, Any] = {"score.json": score.score, "footprints.json": score.animation}
     if name in documents:
         data = json.dumps(documents[name], indent=1, ensure_ascii=False).encode()
-        return ScoreFile(data, f"{stem}.{name}", "application/json")
+        return Download(data, f"{stem}.{name}", "application/json")
     stored = {"animation.json": score.viewer, "animation.bvh": score.clip.original}.get(name)
     if stored is None:
         raise NotFound(f"No download called {name!r}; try one of {', '.join(SCORE_DOWNLOADS)}.")
     download = download_of(stored, f"{stem}.{name}")
-    with download.file.open("rb") as handle:
-        return ScoreFile(handle.read(), download.filename, download.content_type)
+    with stored.open("rb") as handle:
+        return Download(handle.read(), download.filename, download.content_type)

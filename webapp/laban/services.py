@@ -20,7 +20,7 @@ from django.db import transaction
 
 from motioncore import bvh, export
 from motioncore.errors import MotionCoreError
-from motioncore.laban import reader
+from motioncore.laban.importers import reader
 from motioncore.laban.score import ScoreError
 from motioncore.laban.synthesize import synthesize
 from webapp.clips.services import clip_upload_create

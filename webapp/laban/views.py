@@ -10,8 +10,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from webapp.core.auth import request_user
 from webapp.core.errors import ServiceError
-from webapp.core.pages import CAMERA_PRESETS, error_page, page, page_user
+from webapp.core.pages import CAMERA_PRESETS, error_page, page
 from webapp.laban.selectors import score_get
 from webapp.laban.services import score_upload_create
 from webapp.projects.selectors import project_get
@@ -27,7 +28,7 @@ class Link:
 @page
 def score_new(request: HttpRequest, project_id: int) -> HttpResponse:
     """Upload a score file (form field ``file``), animate it, show it."""
-    user = page_user(request)
+    user = request_user(request)
     project = project_get(user=user, project_id=project_id)
     upload = request.FILES.get("file")
     if upload is None:
@@ -48,7 +49,7 @@ def score_new(request: HttpRequest, project_id: int) -> HttpResponse:
 @require_GET
 @page
 def score_detail(request: HttpRequest, score_id: int) -> HttpResponse:
-    score = score_get(user=page_user(request), score_id=score_id)
+    score = score_get(user=request_user(request), score_id=score_id)
 
     def url(name: str) -> str:
         return reverse("api:score-download", args=[score.pk, name])

@@ -7,7 +7,7 @@
   ``walk-canonical.bvh``, ``viewer.json``, ``report.json``
 
 Non-members get 404, viewers and reviewers 403 on POST. The POST honours
-``Idempotency-Key`` (:mod:`webapp.api.idempotency`). Views are thin.
+``Idempotency-Key`` (:mod:`webapp.core.idempotency`). Views are thin.
 """
 
 from __future__ import annotations
@@ -17,25 +17,19 @@ import math
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.http import FileResponse
+from django.http.response import HttpResponseBase
 from django.urls import path, reverse
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import (
-    OpenApiParameter,
-    OpenApiResponse,
-    extend_schema,
-    extend_schema_field,
-)
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from motioncore.pfnn.network import MODES
-from webapp.api.downloads import file_response
-from webapp.api.idempotency import idempotent
-from webapp.api.schema import errors
-from webapp.api.serializers import RunSerializer
+from webapp.core.auth import request_user
+from webapp.core.downloads import attachment
+from webapp.core.idempotency import idempotent
+from webapp.core.schema import READ, download_schema, errors
 from webapp.pfnn.models import Generation
 from webapp.pfnn.selectors import (
     GENERATION_DOWNLOADS,
@@ -44,6 +38,7 @@ from webapp.pfnn.selectors import (
     generation_get,
 )
 from webapp.pfnn.services import generation_create
+from webapp.runs.serializers import RunSerializer
 
 MAX_PATH_POINTS = 200
 MAX_SECONDS = 120.0
@@ -132,11 +127,6 @@ class GenerationSerializer(serializers.ModelSerializer[Generation]):
 # --- views -------------------------------------------------------------------------------------
 
 
-def _user(request: Request) -> User:
-    assert isinstance(request.user, User), "IsAuthenticated guarantees a user"
-    return request.user
-
-
 @extend_schema(tags=["pfnn"])
 class GenerateView(APIView):
     @extend_schema(
@@ -151,7 +141,7 @@ class GenerateView(APIView):
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
         created = generation_create(
-            user=_user(request), clip_id=values.pop("clip"), parameters=values
+            user=request_user(request), clip_id=values.pop("clip"), parameters=values
         )
         body = GenerationSerializer(created, context={"request": request})
         return Response(body.data, status=status.HTTP_201_CREATED)
@@ -159,35 +149,24 @@ class GenerateView(APIView):
 
 @extend_schema(tags=["pfnn"])
 class GenerationDetailView(APIView):
-    @extend_schema(responses={200: GenerationSerializer, **errors(401, 404)})
+    @extend_schema(responses={200: GenerationSerializer, **READ})
     def get(self, request: Request, generation_id: int) -> Response:
-        found = generation_get(user=_user(request), generation_id=generation_id)
+        found = generation_get(user=request_user(request), generation_id=generation_id)
         return Response(GenerationSerializer(found, context={"request": request}).data)
 
 
 @extend_schema(tags=["pfnn"])
 class GenerationDownloadView(APIView):
-    @extend_schema(
-        parameters=[
-            OpenApiParameter(
-                "kind", OpenApiTypes.STR, OpenApiParameter.PATH, enum=list(GENERATION_DOWNLOADS)
-            )
-        ],
-        responses={
-            (200, "application/octet-stream"): OpenApiResponse(
-                OpenApiTypes.BINARY, description="walk.bvh and walk-canonical.bvh."
-            ),
-            (200, "application/json"): OpenApiResponse(
-                OpenApiTypes.OBJECT, description="viewer.json and report.json."
-            ),
-            **errors(401, 404),
-        },
+    @download_schema(
+        GENERATION_DOWNLOADS,
+        binary="walk.bvh and walk-canonical.bvh.",
+        json="viewer.json and report.json.",
     )
-    def get(self, request: Request, generation_id: int, kind: str) -> FileResponse:
+    def get(self, request: Request, generation_id: int, kind: str) -> HttpResponseBase:
         download = generation_download_get(
-            user=_user(request), generation_id=generation_id, name=kind
+            user=request_user(request), generation_id=generation_id, name=kind
         )
-        return file_response(download)
+        return attachment(download)
 
 
 urlpatterns = [

@@ -16,6 +16,16 @@ from webapp.projects.models import Project
 from webapp.runs.models import Run
 
 
+class PfnnArtifactKind(models.TextChoices):
+    """What a PFNN walk's run stores (``Artifact.kind``; registered by
+    :class:`~webapp.pfnn.apps.PfnnConfig`)."""
+
+    BVH = "pfnn_bvh", "PFNN walk on the clip's rig (BVH)"
+    CANONICAL_BVH = "pfnn_canonical_bvh", "PFNN walk on the canonical skeleton (BVH)"
+    VIEWER = "pfnn_viewer", "PFNN walk viewer arrays (JSON)"
+    REPORT = "pfnn_report", "PFNN walk measures (JSON)"
+
+
 class Generation(models.Model):
     project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="generations")
     clip = models.ForeignKey(Clip, on_delete=models.CASCADE, related_name="generations")

@@ -8,17 +8,18 @@ from pathlib import PurePosixPath
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 
-from webapp.clips.models import ArtifactKind, Clip
-from webapp.clips.selectors import Download, run_download_get, run_downloads_ready
+from webapp.clips.models import Clip
+from webapp.clips.selectors import run_download_get, run_downloads_ready
+from webapp.core.downloads import Download
 from webapp.core.errors import NotFound
-from webapp.pfnn.models import Generation
+from webapp.pfnn.models import Generation, PfnnArtifactKind
 from webapp.projects.selectors import project_list
 
-GENERATION_DOWNLOADS: dict[str, ArtifactKind] = {
-    "walk.bvh": ArtifactKind.PFNN_BVH,
-    "walk-canonical.bvh": ArtifactKind.PFNN_CANONICAL_BVH,
-    "viewer.json": ArtifactKind.PFNN_VIEWER,
-    "report.json": ArtifactKind.PFNN_REPORT,
+GENERATION_DOWNLOADS: dict[str, PfnnArtifactKind] = {
+    "walk.bvh": PfnnArtifactKind.BVH,
+    "walk-canonical.bvh": PfnnArtifactKind.CANONICAL_BVH,
+    "viewer.json": PfnnArtifactKind.VIEWER,
+    "report.json": PfnnArtifactKind.REPORT,
 }
 """Download name → artifact kind of the walk's run."""
 

@@ -13,7 +13,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from webapp.clips.selectors import clip_get
-from webapp.core.pages import CAMERA_PRESETS, page, page_user
+from webapp.core.auth import request_user
+from webapp.core.pages import CAMERA_PRESETS, page
 from webapp.pfnn.models import Generation
 from webapp.pfnn.selectors import generation_downloads_ready, generation_list_for_clip
 from webapp.projects.models import ROLE_RANK, Role
@@ -48,7 +49,7 @@ def _row(generation: Generation) -> GenerationRow:
 @page
 def clip_walk(request: HttpRequest, clip_id: int) -> HttpResponse:
     """The path editor, the player and the clip's walks (editors may start one)."""
-    user = page_user(request)
+    user = request_user(request)
     clip = clip_get(user=user, clip_id=clip_id)
     role = role_of(project=clip.project, user=user) or Role.VIEWER
     context = {

@@ -22,10 +22,9 @@ Views are thin: validate, call one selector or service, serialize. Who may do wh
 from __future__ import annotations
 
 import json
-from typing import Any, cast
+from typing import Any
 
-from django.contrib.auth.models import User
-from django.http import HttpResponse
+from django.http.response import HttpResponseBase
 from django.urls import path, re_path
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -37,19 +36,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from webapp.api.idempotency import idempotent
-from webapp.api.schema import errors
-from webapp.api.views import NotFoundView
+from webapp.core.api import NotFoundView
+from webapp.core.auth import request_user
+from webapp.core.downloads import Download, attachment
+from webapp.core.idempotency import idempotent
+from webapp.core.schema import READ, errors
 from webapp.reviews import comments, decisions, export, selectors, services
 from webapp.reviews import serializers as s
 from webapp.reviews.models import Activity, Proposal
 
-READ = errors(401, 404)
 WRITE = errors(400, 401, 403, 404, 409, 415)
-
-
-def _user(request: Request) -> User:
-    return cast(User, request.user)  # IsAuthenticated (the default) ran before the view
 
 
 def _valid(serializer_class: type[Any], data: Any) -> dict[str, Any]:
@@ -59,7 +55,7 @@ def _valid(serializer_class: type[Any], data: Any) -> dict[str, Any]:
 
 
 def _detail(request: Request, proposal_id: int, code: int = status.HTTP_200_OK) -> Response:
-    found = selectors.proposal_get(user=_user(request), proposal_id=proposal_id)
+    found = selectors.proposal_get(user=request_user(request), proposal_id=proposal_id)
     body = s.ProposalDetailSerializer(found, context={"request": request})
     return Response(body.data, status=code)
 
@@ -75,7 +71,7 @@ class ProjectProposalsView(GenericAPIView[Proposal]):
     def get(self, request: Request, project_id: int) -> Response:
         query = _valid(s.ProposalListQuerySerializer, request.query_params)
         found = selectors.proposal_list(
-            user=_user(request), project_id=project_id, status=query.get("status")
+            user=request_user(request), project_id=project_id, status=query.get("status")
         )
         page = self.paginate_queryset(found)
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
@@ -90,7 +86,7 @@ class ProjectProposalsView(GenericAPIView[Proposal]):
     def post(self, request: Request, project_id: int) -> Response:
         data = _valid(s.ProposalCreateInputSerializer, request.data)
         created = services.proposal_create_from_transition(
-            user=_user(request),
+            user=request_user(request),
             project_id=project_id,
             transition_id=data["transition"],
             method=data["method"],
@@ -119,7 +115,7 @@ class ProposalReviseView(APIView):
     def post(self, request: Request, proposal_id: int) -> Response:
         data = _valid(s.ProposalReviseInputSerializer, request.data)
         created = services.proposal_revise(
-            user=_user(request),
+            user=request_user(request),
             proposal_id=proposal_id,
             transition_id=data.get("transition"),
             method=data.get("method"),
@@ -140,7 +136,7 @@ class ProposalReviewersView(APIView):
     def put(self, request: Request, proposal_id: int) -> Response:
         data = _valid(s.ReviewersInputSerializer, request.data)
         decisions.reviewers_assign(
-            user=_user(request), proposal_id=proposal_id, usernames=data["reviewers"]
+            user=request_user(request), proposal_id=proposal_id, usernames=data["reviewers"]
         )
         return _detail(request, proposal_id)
 
@@ -157,7 +153,7 @@ class ProposalDecisionsView(APIView):
     def post(self, request: Request, proposal_id: int) -> Response:
         data = _valid(s.DecisionInputSerializer, request.data)
         made = decisions.decision_record(
-            user=_user(request),
+            user=request_user(request),
             proposal_id=proposal_id,
             decision=data["decision"],
             note=data["note"],
@@ -169,7 +165,7 @@ class ProposalDecisionsView(APIView):
 class ProposalCommentsView(APIView):
     @extend_schema(responses={200: s.CommentSerializer(many=True), **READ})
     def get(self, request: Request, proposal_id: int) -> Response:
-        found = selectors.comment_thread(user=_user(request), proposal_id=proposal_id)
+        found = selectors.comment_thread(user=request_user(request), proposal_id=proposal_id)
         return Response(s.CommentSerializer(found, many=True).data)
 
     @extend_schema(
@@ -183,7 +179,7 @@ class ProposalCommentsView(APIView):
     def post(self, request: Request, proposal_id: int) -> Response:
         data = _valid(s.CommentInputSerializer, request.data)
         made = comments.comment_create(
-            user=_user(request),
+            user=request_user(request),
             proposal_id=proposal_id,
             body=data["body"],
             frame_clip=data["frame_clip"],
@@ -193,7 +189,7 @@ class ProposalCommentsView(APIView):
             parameter_set=data.get("parameter_set"),
             parent_id=data.get("reply_to"),
         )
-        found = selectors.comment_get(user=_user(request), comment_id=made.pk)
+        found = selectors.comment_get(user=request_user(request), comment_id=made.pk)
         return Response(s.CommentSerializer(found).data, status=status.HTTP_201_CREATED)
 
 
@@ -206,7 +202,7 @@ class CommentResolveView(APIView):
     )
     @idempotent
     def post(self, request: Request, comment_id: int) -> Response:
-        done = comments.comment_resolve(user=_user(request), comment_id=comment_id)
+        done = comments.comment_resolve(user=request_user(request), comment_id=comment_id)
         return Response(s.CommentSerializer(done).data)
 
     @extend_schema(
@@ -214,7 +210,7 @@ class CommentResolveView(APIView):
         description="Reopen a resolved comment.",
     )
     def delete(self, request: Request, comment_id: int) -> Response:
-        done = comments.comment_unresolve(user=_user(request), comment_id=comment_id)
+        done = comments.comment_unresolve(user=request_user(request), comment_id=comment_id)
         return Response(s.CommentSerializer(done).data)
 
 
@@ -222,7 +218,7 @@ class CommentResolveView(APIView):
 class ReviewRuleView(APIView):
     @extend_schema(responses={200: s.ReviewRuleSerializer, **READ})
     def get(self, request: Request, project_id: int) -> Response:
-        rule = selectors.review_rule_get(user=_user(request), project_id=project_id)
+        rule = selectors.review_rule_get(user=request_user(request), project_id=project_id)
         return Response(s.ReviewRuleSerializer(rule).data)
 
     @extend_schema(
@@ -233,7 +229,7 @@ class ReviewRuleView(APIView):
     )
     def put(self, request: Request, project_id: int) -> Response:
         data = _valid(s.ReviewRuleInputSerializer, request.data)
-        rule = decisions.review_rule_set(user=_user(request), project_id=project_id, **data)
+        rule = decisions.review_rule_set(user=request_user(request), project_id=project_id, **data)
         return Response(s.ReviewRuleSerializer(rule).data)
 
 
@@ -248,7 +244,7 @@ class ProjectActivityView(GenericAPIView[Activity]):
     def get(self, request: Request, project_id: int) -> Response:
         query = _valid(s.ActivityQuerySerializer, request.query_params)
         found = selectors.activity_list(
-            user=_user(request), project_id=project_id, proposal_id=query.get("proposal")
+            user=request_user(request), project_id=project_id, proposal_id=query.get("proposal")
         )
         page = self.paginate_queryset(found)
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
@@ -262,11 +258,11 @@ class NotificationsView(APIView):
     )
     def get(self, request: Request) -> Response:
         query = _valid(s.NotificationQuerySerializer, request.query_params)
-        found = selectors.notification_list(user=_user(request), unread=query["unread"])
+        found = selectors.notification_list(user=request_user(request), unread=query["unread"])
         paginator = PageNumberPagination()
         page = paginator.paginate_queryset(found, request, view=self)
         body = paginator.get_paginated_response(s.NotificationSerializer(page, many=True).data)
-        body.data["unread_count"] = selectors.notification_unread_count(user=_user(request))
+        body.data["unread_count"] = selectors.notification_unread_count(user=request_user(request))
         return body
 
 
@@ -281,15 +277,9 @@ class NotificationsReadView(APIView):
     @idempotent
     def post(self, request: Request) -> Response:
         data = _valid(s.NotificationsReadInputSerializer, request.data)
-        marked = services.notification_mark_read(user=_user(request), ids=data.get("ids"))
-        unread = selectors.notification_unread_count(user=_user(request))
+        marked = services.notification_mark_read(user=request_user(request), ids=data.get("ids"))
+        unread = selectors.notification_unread_count(user=request_user(request))
         return Response({"marked": marked, "unread_count": unread})
-
-
-def _attachment(body: str, content_type: str, filename: str) -> HttpResponse:
-    response = HttpResponse(body, content_type=content_type)
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
 
 
 @extend_schema(tags=["reviews"])
@@ -304,11 +294,11 @@ class ReportJsonView(APIView):
             **READ,
         }
     )
-    def get(self, request: Request, proposal_id: int) -> HttpResponse:
-        proposal = selectors.proposal_get(user=_user(request), proposal_id=proposal_id)
+    def get(self, request: Request, proposal_id: int) -> HttpResponseBase:
+        proposal = selectors.proposal_get(user=request_user(request), proposal_id=proposal_id)
         body = json.dumps(export.review_report(proposal), indent=2)
         name = f"proposal-{proposal.pk}-v{proposal.version}-review.json"
-        return _attachment(body, "application/json", name)
+        return attachment(Download(body.encode(), name, "application/json"))
 
 
 @extend_schema(tags=["reviews"])
@@ -323,10 +313,11 @@ class ReportCsvView(APIView):
             **READ,
         }
     )
-    def get(self, request: Request, proposal_id: int) -> HttpResponse:
-        proposal = selectors.proposal_get(user=_user(request), proposal_id=proposal_id)
+    def get(self, request: Request, proposal_id: int) -> HttpResponseBase:
+        proposal = selectors.proposal_get(user=request_user(request), proposal_id=proposal_id)
         name = f"proposal-{proposal.pk}-v{proposal.version}-review.csv"
-        return _attachment(export.review_report_csv(proposal), "text/csv; charset=utf-8", name)
+        body = export.review_report_csv(proposal).encode()
+        return attachment(Download(body, name, "text/csv; charset=utf-8"))
 
 
 urlpatterns = [

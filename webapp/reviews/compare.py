@@ -1,16 +1,19 @@
 """Two proposals compared (the compare page): each side's parameters, metrics table and
 approvals, the proposed cuts next to each other with the better value marked, and the
-sources of the transition page's two-stage player. Reads only."""
+sources of the transition page's two-stage player. No queries: the view passes in what
+it read."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from webapp.core.tables import Cell, Row
 from webapp.reviews.listings import Approvals
 from webapp.reviews.models import Proposal
 from webapp.reviews.presenters import approvals, metric_rows, parameter_facts, player_source
-from webapp.transitions.presenters import COLUMNS, Cell, Row
+from webapp.transitions.selectors import METRIC_COLUMNS
 
 
 @dataclass(frozen=True)
@@ -22,16 +25,19 @@ class CompareSide:
     approvals: Approvals
 
 
-def compare_sides(proposals: list[Proposal]) -> tuple[list[CompareSide], dict[str, Any]]:
+def compare_sides(
+    proposals: list[Proposal], ready: Sequence[Mapping[str, bool]]
+) -> tuple[list[CompareSide], dict[str, Any]]:
     """Both proposals' facts and tables, and the compare player's sources (``p<id>`` →
-    label, url, layout; the transition page's player reads them) when both can play."""
+    label, url, layout; the transition page's player reads them) when both can play
+    (``ready``: each proposal's transition downloads → whether each exists)."""
     sides = [
         CompareSide(p, f"p{p.pk}", parameter_facts(p), metric_rows(p), approvals(p))
         for p in proposals
     ]
     sources: dict[str, Any] = {}
-    for side in sides:
-        source = player_source(side.proposal)
+    for side, downloads in zip(sides, ready, strict=True):
+        source = player_source(side.proposal, downloads)
         if source is None:
             return sides, {}
         source["label"] = f"#{side.proposal.pk} {source['label']}"
@@ -71,7 +77,7 @@ def compare_lines(sides: list[CompareSide]) -> list[CompareLine]:
         CompareLine("Cut in A (frame · time)", [Cell(row.cut, False) for row in chosen]),
         CompareLine("Entry in B (frame · time)", [Cell(row.entry, False) for row in chosen]),
     ]
-    for column in COLUMNS:
+    for column in METRIC_COLUMNS:
         values = [
             (side.proposal.metrics.get(side.proposal.method) or {}).get(column.key)
             for side in sides

@@ -10,19 +10,23 @@ from datetime import datetime
 
 from django.contrib.auth.models import User
 
-from webapp.projects.models import ROLE_RANK, Membership, Project, Role
+from webapp.projects.models import ROLE_RANK, Project, Role
 from webapp.projects.permissions import role_of
 from webapp.reviews.models import (
     MAX_APPROVALS_REQUIRED,
     Activity,
+    CutMethod,
     Notification,
     Proposal,
     ReviewRule,
 )
 from webapp.reviews.notify import VERBS
+from webapp.reviews.selectors import eligible_reviewers
 from webapp.runs.models import Status as RunStatus
 from webapp.transitions.models import Transition
-from webapp.transitions.presenters import METHOD_LABELS
+
+METHOD_LABELS: dict[str, str] = {method.value: str(method.label) for method in CutMethod}
+"""Cut method → its name (the transition page's names; :class:`CutMethod` order)."""
 
 
 def rank(role: Role | None) -> int:
@@ -39,14 +43,6 @@ class Approvals:
     def text(self) -> str:
         """``"1 of 2 approvals"``."""
         return f"{self.count} of {self.required} approval{'' if self.required == 1 else 's'}"
-
-
-def eligible_reviewers(project: Project, *, exclude: Iterable[int | None] = ()) -> list[str]:
-    """Usernames of members who may review (reviewer role or higher), by name."""
-    excluded = {pk for pk in exclude if pk is not None}
-    roles = [Role.REVIEWER, Role.EDITOR, Role.OWNER]
-    rows = Membership.objects.filter(project=project, role__in=roles).select_related("user")
-    return sorted(m.user.username for m in rows if m.user_id not in excluded)
 
 
 # --- the project page, the activity log, notifications -------------------------------------

@@ -1,8 +1,10 @@
-"""The proposal page's reads: what a member may do on a version, its reviewers and their
-decisions, its parameters and metrics in words with units, the player's source and the
-thread's data for the browser. Reads only (selectors); writes go through the services.
-Lists (activity, notifications, proposals) are :mod:`webapp.reviews.listings`, the
-compare page :mod:`webapp.reviews.compare`."""
+"""The proposal page shaped from what was read: what a member may do on a version, its
+reviewers and their decisions, its parameters and metrics in words with units, the
+player's source and the thread's data for the browser. No queries: the view reads
+(:func:`webapp.reviews.selectors.proposal_page_reads`, the proposal prefetched by
+:func:`~webapp.reviews.selectors.proposal_get`) and passes the results in. Lists
+(activity, notifications, proposals) are :mod:`webapp.reviews.listings`, the compare
+page :mod:`webapp.reviews.compare`."""
 
 from __future__ import annotations
 
@@ -14,30 +16,16 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from webapp.projects.models import ROLE_RANK, Membership, Project, Role
-from webapp.projects.permissions import role_of
+from webapp.core.tables import Row, comparison_rows
+from webapp.projects.models import ROLE_RANK, Role
 from webapp.reviews import pins, states
-from webapp.reviews.listings import (
-    ActivityRow,
-    Approvals,
-    activity_rows,
-    eligible_reviewers,
-    rank,
-)
-from webapp.reviews.models import Activity, CutMethod, Proposal, Verdict
-from webapp.reviews.selectors import comment_thread, proposal_list, proposal_versions
+from webapp.reviews.listings import METHOD_LABELS, ActivityRow, Approvals, activity_rows, rank
+from webapp.reviews.models import CutMethod, Proposal, Verdict
+from webapp.reviews.selectors import ProposalPageReads
 from webapp.reviews.serializers import CommentSerializer
-from webapp.runs.models import Status as RunStatus
 from webapp.transitions.models import Transition
-from webapp.transitions.presenters import (
-    COLUMNS,
-    METHOD_LABELS,
-    VIEWER_DOWNLOADS,
-    Row,
-    comparison_rows,
-    download_url,
-)
-from webapp.transitions.selectors import transition_downloads_ready
+from webapp.transitions.selectors import METRIC_COLUMNS as METRIC_COLUMNS  # the pages' columns
+from webapp.transitions.selectors import VIEWER_DOWNLOADS
 
 STATUS_HINTS: dict[str, str] = {
     states.Status.OPEN: "waiting for the reviewers' decisions",
@@ -73,9 +61,9 @@ class Permissions:
         return bool(self.decisions)
 
 
-def permissions(proposal: Proposal, user: User) -> Permissions:
-    """What ``user`` may do on this version, following :mod:`webapp.reviews.services`."""
-    role = role_of(project=proposal.project, user=user)
+def permissions(proposal: Proposal, user: User, role: Role | None) -> Permissions:
+    """What ``user`` (of ``role`` in the project) may do on this version, following
+    :mod:`webapp.reviews.services`."""
     level = rank(role)
     editor = level >= ROLE_RANK[Role.EDITOR]
     status = states.Status(proposal.status)
@@ -165,10 +153,10 @@ def approvals(proposal: Proposal) -> Approvals:
     return Approvals(len(assigned & approved), rule.approvals_required if rule else 1)
 
 
-def version_links(proposal: Proposal) -> list[VersionLink]:
+def version_links(proposal: Proposal, versions: Iterable[Proposal]) -> list[VersionLink]:
     return [
         VersionLink(v.pk, v.version, v.status, v.get_status_display(), v.pk == proposal.pk)
-        for v in proposal_versions(proposal=proposal)
+        for v in versions
     ]
 
 
@@ -232,22 +220,20 @@ def metric_rows(proposal: Proposal) -> list[Row]:
         for method, row in (proposal.metrics or {}).items()
     }
     methods[proposal.method] = {"cut": params.get("cut"), "entry": params.get("entry")}
-    return comparison_rows({"metrics": proposal.metrics, "methods": methods})
+    report = {"metrics": proposal.metrics, "methods": methods}
+    return comparison_rows(report, labels=METHOD_LABELS, columns=METRIC_COLUMNS)
 
 
-def player_source(proposal: Proposal) -> dict[str, Any] | None:
+def player_source(proposal: Proposal, ready: Mapping[str, bool]) -> dict[str, Any] | None:
     """The proposal's transition clip for the player: the viewer arrays of its cut method
     (``viewer.json``, ``viewer-<method>.json``) and their layout; ``None`` when the run or
-    its file is gone."""
-    transition = proposal.transition
-    if transition is None:
-        return None
+    its file is gone (``ready``: the transition's downloads → whether each exists)."""
     name = VIEWER_DOWNLOADS.get(proposal.method)
-    if name is None or not transition_downloads_ready(transition).get(name):
+    if proposal.transition_id is None or name is None or not ready.get(name):
         return None
     return {
         "label": f"v{proposal.version} · {METHOD_LABELS.get(proposal.method, proposal.method)}",
-        "url": download_url(transition.pk, name),
+        "url": reverse("api:transition-download", args=[proposal.transition_id, name]),
         "layout": (proposal.blend or {}).get("layout") or None,
     }
 
@@ -259,22 +245,10 @@ def report_links(proposal: Proposal) -> list[tuple[str, str]]:
     ]
 
 
-def project_members(project: Project) -> list[str]:
-    """Every member's username (who can be @mentioned)."""
-    rows = Membership.objects.filter(project=project).select_related("user")
-    return sorted(m.user.username for m in rows)
-
-
-def revision_sources(proposal: Proposal) -> list[tuple[int, str]]:
-    """Succeeded transition runs between the proposal's two clips (what a revision may
-    come from), newest first, as (id, label)."""
-    runs = Transition.objects.filter(
-        project_id=proposal.project_id,
-        clip_a_id=proposal.clip_a_id,
-        clip_b_id=proposal.clip_b_id,
-        run__status=RunStatus.SUCCEEDED,
-    ).order_by("-created_at", "-id")
-    return [(t.pk, _transition_label(t, current=t.pk == proposal.transition_id)) for t in runs]
+def revision_choices(proposal: Proposal, sources: Iterable[Transition]) -> list[tuple[int, str]]:
+    """The transition runs a revision may come from
+    (:func:`~webapp.reviews.selectors.revision_sources`) as (id, label)."""
+    return [(t.pk, _transition_label(t, current=t.pk == proposal.transition_id)) for t in sources]
 
 
 def _transition_label(transition: Transition, *, current: bool) -> str:
@@ -286,23 +260,23 @@ def _transition_label(transition: Transition, *, current: bool) -> str:
     return text + (" (this version's)" if current else "")
 
 
-def compare_choices(proposal: Proposal, user: User) -> list[tuple[int, str]]:
+def compare_choices(others: Iterable[Proposal]) -> list[tuple[int, str]]:
     """The project's other proposals (every version) to compare this one with."""
-    found = proposal_list(user=user, project_id=proposal.project_id).exclude(pk=proposal.pk)
-    return [(p.pk, f"{p.title} (v{p.version}, {p.get_status_display().lower()})") for p in found]
+    return [(p.pk, f"{p.title} (v{p.version}, {p.get_status_display().lower()})") for p in others]
 
 
-def previous_version(proposal: Proposal) -> int | None:
-    older = proposal_versions(proposal=proposal).filter(version__lt=proposal.version)
-    last = older.order_by("-version").first()
-    return last.pk if last else None
+def previous_version(proposal: Proposal, versions: Iterable[Proposal]) -> int | None:
+    older = [v for v in versions if v.version < proposal.version]
+    return max(older, key=lambda v: v.version).pk if older else None
 
 
-def review_config(proposal: Proposal, user: User, perms: Permissions) -> dict[str, Any]:
+def review_config(
+    proposal: Proposal, user: User, perms: Permissions, reads: ProposalPageReads
+) -> dict[str, Any]:
     """What the thread's script needs (``json_script``): who is reading, the API's URLs,
     the joints and members a comment may name, the parameters a comment may pin, the
-    clips' frame rates (to place pins made on A or B) and the thread itself."""
-    thread = comment_thread(user=user, proposal_id=proposal.pk)
+    clips' frame rates (to place pins made on A or B), the thread itself and the
+    notifications about it to mark read (``unread``: ids and the URL to POST them to)."""
     return {
         "proposal": proposal.pk,
         "version": proposal.version,
@@ -312,7 +286,7 @@ def review_config(proposal: Proposal, user: User, perms: Permissions) -> dict[st
         "commentsUrl": reverse("api:proposal-comments", args=[proposal.pk]),
         "resolveUrl": reverse("api:comment-resolve", args=[0]),
         "joints": pins.joint_names(proposal),
-        "members": project_members(proposal.project),
+        "members": reads.members,
         "parameters": {
             "alpha": proposal.alpha,
             "theta_max_deg": proposal.theta_max_deg,
@@ -325,7 +299,11 @@ def review_config(proposal: Proposal, user: User, perms: Permissions) -> dict[st
             "b": {"fps": proposal.clip_b.fps, "frames": proposal.clip_b.frames},
         },
         "transitionFrames": proposal.transition_frames,
-        "comments": CommentSerializer(thread, many=True).data,
+        "comments": CommentSerializer(reads.thread, many=True).data,
+        "unread": {
+            "ids": reads.unread_notifications,
+            "url": reverse("api:notifications-read"),
+        },
     }
 
 
@@ -351,32 +329,29 @@ class ProposalPage:
     history: list[ActivityRow] = field(default_factory=list)
 
 
-def proposal_page(proposal: Proposal, user: User, history: Iterable[Activity]) -> ProposalPage:
-    """The proposal page of ``user`` (``history``: the thread's activity, newest first)."""
-    perms = permissions(proposal, user)
-    assignable = eligible_reviewers(proposal.project, exclude=[proposal.author_id])
+def proposal_page(proposal: Proposal, user: User, reads: ProposalPageReads) -> ProposalPage:
+    """The proposal page of ``user`` from what :func:`proposal_page_reads` read."""
+    perms = permissions(proposal, user, reads.role)
     return ProposalPage(
         proposal=proposal,
         perms=perms,
         status_hint=STATUS_HINTS.get(proposal.status, ""),
-        versions=version_links(proposal),
+        versions=version_links(proposal, reads.versions),
         reviewers=reviewer_rows(proposal),
         approvals=approvals(proposal),
         parameters=parameter_facts(proposal),
         metric_rows=metric_rows(proposal),
-        player=player_source(proposal),
+        player=player_source(proposal, reads.downloads_ready),
         reports=report_links(proposal),
-        config=review_config(proposal, user, perms),
-        assignable=assignable if perms.can_assign else [],
-        revision_sources=revision_sources(proposal) if perms.can_revise else [],
-        compare_choices=compare_choices(proposal, user),
-        previous_version=previous_version(proposal),
-        history=activity_rows(history),
+        config=review_config(proposal, user, perms, reads),
+        assignable=reads.eligible if perms.can_assign else [],
+        revision_sources=revision_choices(proposal, reads.revision_sources)
+        if perms.can_revise
+        else [],
+        compare_choices=compare_choices(reads.compare_choices),
+        previous_version=previous_version(proposal, reads.versions),
+        history=activity_rows(reads.history),
     )
-
-
-METRIC_COLUMNS = COLUMNS
-"""The metric columns of the proposal and compare pages (the transition page's)."""
 
 
 def method_choices() -> list[tuple[str, str]]:

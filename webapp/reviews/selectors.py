@@ -4,11 +4,15 @@ the review rule and the activity log; notifications are the user's own."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
+
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
 
 from webapp.core.errors import NotFound
-from webapp.projects.models import Project
+from webapp.projects.models import Membership, Project, Role
+from webapp.projects.permissions import role_of
 from webapp.projects.selectors import project_get, project_list
 from webapp.reviews.models import (
     Activity,
@@ -20,6 +24,9 @@ from webapp.reviews.models import (
     ReviewRule,
     Verdict,
 )
+from webapp.runs.models import Status as RunStatus
+from webapp.transitions.models import Transition
+from webapp.transitions.selectors import transition_downloads_ready
 
 Viewer = User | AnonymousUser
 
@@ -152,3 +159,74 @@ def notification_list(*, user: User, unread: bool = False) -> QuerySet[Notificat
 
 def notification_unread_count(*, user: User) -> int:
     return Notification.objects.filter(user=user, read_at__isnull=True).count()
+
+
+def notification_unread_ids(*, user: User, proposal: Proposal) -> list[int]:
+    """The user's unread notifications about any version of ``proposal``'s thread (what
+    the proposal page marks read, with a POST, once it is open)."""
+    unread = Notification.objects.filter(
+        user=user, read_at__isnull=True, activity__proposal__thread_id=proposal.thread_id
+    )
+    return list(unread.order_by("id").values_list("id", flat=True))
+
+
+def eligible_reviewers(project: Project, *, exclude: Iterable[int | None] = ()) -> list[str]:
+    """Usernames of members who may review (reviewer role or higher), by name."""
+    excluded = {pk for pk in exclude if pk is not None}
+    roles = [Role.REVIEWER, Role.EDITOR, Role.OWNER]
+    rows = Membership.objects.filter(project=project, role__in=roles).select_related("user")
+    return sorted(m.user.username for m in rows if m.user_id not in excluded)
+
+
+def revision_sources(*, proposal: Proposal) -> list[Transition]:
+    """Succeeded transition runs between the proposal's two clips (what a revision may
+    come from), newest first."""
+    found = Transition.objects.filter(
+        project_id=proposal.project_id,
+        clip_a_id=proposal.clip_a_id,
+        clip_b_id=proposal.clip_b_id,
+        run__status=RunStatus.SUCCEEDED,
+    )
+    return list(found.order_by("-created_at", "-id"))
+
+
+def proposal_downloads_ready(*, proposal: Proposal) -> dict[str, bool]:
+    """The proposal's transition's downloads → whether each exists (none without one)."""
+    transition = proposal.transition
+    return {} if transition is None else transition_downloads_ready(transition)
+
+
+@dataclass(frozen=True)
+class ProposalPageReads:
+    """What the proposal page shows besides the proposal, read for one user."""
+
+    role: Role | None
+    versions: list[Proposal]  # every version of the thread, oldest first
+    history: list[Activity]  # the thread's activity, newest first
+    thread: list[Comment]  # top-level comments with their replies
+    members: list[str]  # every member's username (who can be @mentioned)
+    eligible: list[str]  # who may review this version (its author aside)
+    revision_sources: list[Transition]
+    compare_choices: list[Proposal]  # the project's other proposals (every version)
+    downloads_ready: dict[str, bool]  # the proposal's transition's downloads
+    unread_notifications: list[int]
+
+
+def proposal_page_reads(*, user: User, proposal: Proposal, history_rows: int) -> ProposalPageReads:
+    """Every read of the proposal page (``history_rows``: how much of the log)."""
+    project = proposal.project
+    history = activity_list(user=user, project_id=project.pk, proposal_id=proposal.pk)
+    members = Membership.objects.filter(project=project).select_related("user")
+    others = proposal_list(user=user, project_id=project.pk).exclude(pk=proposal.pk)
+    return ProposalPageReads(
+        role=role_of(project=project, user=user),
+        versions=list(proposal_versions(proposal=proposal)),
+        history=list(history.select_related("comment")[:history_rows]),
+        thread=list(comment_thread(user=user, proposal_id=proposal.pk)),
+        members=sorted(m.user.username for m in members),
+        eligible=eligible_reviewers(project, exclude=[proposal.author_id]),
+        revision_sources=revision_sources(proposal=proposal),
+        compare_choices=list(others),
+        downloads_ready=proposal_downloads_ready(proposal=proposal),
+        unread_notifications=notification_unread_ids(user=user, proposal=proposal),
+    )

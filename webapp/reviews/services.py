@@ -29,7 +29,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from motioncore import resample
+from motioncore.clean import resample
 from webapp.core.errors import Conflict, NotFound, ServiceError
 from webapp.projects.models import Role
 from webapp.projects.permissions import require_role
@@ -213,14 +213,4 @@ def notification_mark_read(*, user: User, ids: list[int] | None = None) -> int:
     unread = Notification.objects.filter(user=user, read_at__isnull=True)
     if ids is not None:
         unread = unread.filter(pk__in=ids)
-    return unread.update(read_at=timezone.now())
-
-
-def notifications_mark_seen(*, user: User, proposal: Proposal) -> int:
-    """Mark read the user's notifications about any version of ``proposal``'s thread:
-    opening the proposal is reading them (as the notifications page's links do).
-    Returns how many were unread."""
-    unread = Notification.objects.filter(
-        user=user, read_at__isnull=True, activity__proposal__thread_id=proposal.thread_id
-    )
     return unread.update(read_at=timezone.now())

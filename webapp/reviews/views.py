@@ -22,19 +22,24 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from webapp.core.auth import request_user
 from webapp.core.errors import ServiceError
-from webapp.core.pages import CAMERA_PRESETS, error_page, page, page_user
+from webapp.core.pages import CAMERA_PRESETS, error_page, page
 from webapp.projects.selectors import project_get
 from webapp.reviews import compare, forms, listings, presenters
 from webapp.reviews.decisions import decision_record, review_rule_set, reviewers_assign
 from webapp.reviews.models import Notification
 from webapp.reviews.proposing import proposal_create_with_reviewers
-from webapp.reviews.selectors import activity_list, notification_list, proposal_get
-from webapp.reviews.services import (
-    notification_mark_read,
-    notifications_mark_seen,
-    proposal_revise,
+from webapp.reviews.selectors import (
+    activity_list,
+    eligible_reviewers,
+    notification_list,
+    proposal_downloads_ready,
+    proposal_get,
+    proposal_page_reads,
+    revision_sources,
 )
+from webapp.reviews.services import notification_mark_read, proposal_revise
 from webapp.transitions.selectors import transition_get
 
 HISTORY_ROWS = 20
@@ -61,13 +66,10 @@ def _proposal_page(
 ) -> HttpResponse:
     """The page; after a refused write, ``error`` above and the ``failed`` form (its key)
     refilled with what was posted."""
-    user = page_user(request)
+    user = request_user(request)
     proposal = proposal_get(user=user, proposal_id=proposal_id)
-    notifications_mark_seen(user=user, proposal=proposal)
-    history = activity_list(user=user, project_id=proposal.project_id, proposal_id=proposal.pk)
-    view = presenters.proposal_page(
-        proposal, user, history.select_related("comment")[:HISTORY_ROWS]
-    )
+    reads = proposal_page_reads(user=user, proposal=proposal, history_rows=HISTORY_ROWS)
+    view = presenters.proposal_page(proposal, user, reads)
     context = {
         "page": view,
         "proposal": proposal,
@@ -138,7 +140,7 @@ def _submit(
 @page
 def proposal_decide(request: HttpRequest, proposal_id: int) -> HttpResponse:
     """Approve, request changes or reject (assigned reviewers), with a note."""
-    user = page_user(request)
+    user = request_user(request)
 
     def write(data: dict[str, Any]) -> int:
         decision_record(
@@ -153,9 +155,9 @@ def proposal_decide(request: HttpRequest, proposal_id: int) -> HttpResponse:
 @page
 def proposal_revise_page(request: HttpRequest, proposal_id: int) -> HttpResponse:
     """A new version (editors): another run between the same clips and/or another cut."""
-    user = page_user(request)
+    user = request_user(request)
     proposal = proposal_get(user=user, proposal_id=proposal_id)
-    sources = [pk for pk, _ in presenters.revision_sources(proposal)]
+    sources = [t.pk for t in revision_sources(proposal=proposal)]
     form = forms.ReviseForm(request.POST, transitions=sources)
 
     def write(data: dict[str, Any]) -> int:
@@ -176,9 +178,9 @@ def proposal_revise_page(request: HttpRequest, proposal_id: int) -> HttpResponse
 @page
 def proposal_reviewers(request: HttpRequest, proposal_id: int) -> HttpResponse:
     """Replace the reviewers (editors); none selected removes them all."""
-    user = page_user(request)
+    user = request_user(request)
     proposal = proposal_get(user=user, proposal_id=proposal_id)
-    eligible = listings.eligible_reviewers(proposal.project, exclude=[proposal.author_id])
+    eligible = eligible_reviewers(proposal.project, exclude=[proposal.author_id])
     form = forms.ReviewersForm(request.POST, reviewers=eligible)
 
     def write(data: dict[str, Any]) -> int:
@@ -198,9 +200,10 @@ def proposal_compare(request: HttpRequest) -> HttpResponse:
     form = forms.CompareForm(request.GET)
     if not form.is_valid():
         return error_page(request, f"Nothing to compare. {forms.errors_text(form)}", 400)
-    user = page_user(request)
+    user = request_user(request)
     chosen = [proposal_get(user=user, proposal_id=form.cleaned_data[k]) for k in ("a", "b")]
-    sides, sources = compare.compare_sides(chosen)
+    ready = [proposal_downloads_ready(proposal=p) for p in chosen]
+    sides, sources = compare.compare_sides(chosen, ready)
     context = {
         "sides": sides,
         "lines": compare.compare_lines(sides),
@@ -220,7 +223,7 @@ def proposal_compare(request: HttpRequest) -> HttpResponse:
 def transition_propose(request: HttpRequest, transition_id: int) -> HttpResponse:
     """Propose one cut of this transition run, with its reviewers (editors); a refusal
     is shown on the transition page and stores nothing."""
-    user = page_user(request)
+    user = request_user(request)
     transition = transition_get(user=user, transition_id=transition_id)
     card = listings.propose_card(transition, user)
     form = forms.ProposeForm(request.POST, reviewers=card.reviewers)
@@ -256,7 +259,7 @@ def project_review_rule(request: HttpRequest, project_id: int) -> HttpResponse:
         return redirect(back)
     try:
         rule = review_rule_set(
-            user=page_user(request),
+            user=request_user(request),
             project_id=project_id,
             approvals_required=form.cleaned_data["approvals_required"],
         )
@@ -275,7 +278,7 @@ def project_review_rule(request: HttpRequest, project_id: int) -> HttpResponse:
 @page
 def project_activity(request: HttpRequest, project_id: int) -> HttpResponse:
     """The project's review log, newest first, 50 a page (``?proposal=`` one thread)."""
-    user = page_user(request)
+    user = request_user(request)
     project = project_get(user=user, project_id=project_id)
     thread = _int_or_none(request.GET.get("proposal", ""))
     found = activity_list(user=user, project_id=project.pk, proposal_id=thread)
@@ -302,7 +305,7 @@ def _unread_first(found: QuerySet[Notification]) -> QuerySet[Notification]:
 @page
 def notifications(request: HttpRequest) -> HttpResponse:
     """The user's notifications, unread first, 50 a page."""
-    found = _unread_first(notification_list(user=page_user(request)))
+    found = _unread_first(notification_list(user=request_user(request)))
     listed = Paginator(found, LOG_PAGE_ROWS).get_page(request.GET.get("page"))
     context = {"listed": listed, "rows": listings.notification_rows(listed)}
     return render(request, "pages/notifications.html", context)
@@ -317,7 +320,7 @@ def notifications_read(request: HttpRequest) -> HttpResponse:
         return error_page(request, f"Nothing was marked. {forms.errors_text(form)}", 400)
     chosen = form.cleaned_data["id"]
     marked = notification_mark_read(
-        user=page_user(request), ids=None if chosen is None else [chosen]
+        user=request_user(request), ids=None if chosen is None else [chosen]
     )
     messages.success(request, f"{marked} notification{'' if marked == 1 else 's'} marked read.")
     return redirect("notifications")

@@ -10,8 +10,6 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from webapp.clips.models import Clip
-
 
 class Status(models.TextChoices):
     QUEUED = "queued", "Queued"
@@ -24,7 +22,8 @@ FINISHED = (Status.SUCCEEDED, Status.FAILED)
 
 
 class Run(models.Model):
-    clip = models.ForeignKey(Clip, on_delete=models.CASCADE, related_name="runs")
+    # By name: the run engine imports no app that defines a kind of run.
+    clip = models.ForeignKey("clips.Clip", on_delete=models.CASCADE, related_name="runs")
     stages = models.JSONField(default=list)  # names, in order, e.g. ["ingest", "clean"]
     parameters = models.JSONField(default=dict)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)

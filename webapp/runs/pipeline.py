@@ -1,5 +1,8 @@
 """Executing a run: claim it, run its stages with progress and timings, finish it.
 
+The stages are looked up by name in :mod:`webapp.runs.registry`, where the app that
+defines each kind of run registered them; this module knows none of them.
+
 Errors: bad input (a :class:`motioncore.errors.MotionCoreError`, an unknown
 stage) is a permanent, recorded failure with a user-facing message. Database or
 storage hiccups release the run and raise :class:`TransientError` so that Celery
@@ -23,10 +26,10 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.db import DatabaseError, connection
 
 from motioncore.errors import MotionCoreError
-from webapp.runs import services
+from webapp.runs import registry, services
 from webapp.runs.models import Run
 from webapp.runs.services import LostOwnership
-from webapp.runs.stages import STAGES, Context
+from webapp.runs.stages import Context
 
 log = logging.getLogger(__name__)
 
@@ -95,14 +98,15 @@ def execute(*, run_id: int) -> None:
             "run %s is not claimable (finished, owned by a live worker or out of attempts)", run_id
         )
         return
-    unknown = [name for name in run.stages if name not in STAGES]
-    if unknown:
-        services.run_fail(run=run, error=f"Unknown pipeline stage {unknown[0]!r}.", timings={})
+    try:
+        steps = [registry.step(name) for name in run.stages]
+    except registry.UnknownStage as unknown:
+        services.run_fail(run=run, error=str(unknown), timings={})
         return
     timings: dict[str, float] = {}
     with Heartbeat(run, services.heartbeat_interval_s()):
         try:
-            _run_stages(run, timings)
+            _run_stages(run, steps, timings)
         except LostOwnership:
             log.warning("run %s was taken over by another worker; stopping", run_id)
             return
@@ -124,20 +128,20 @@ def execute(*, run_id: int) -> None:
         log.warning("run %s finished but was taken over meanwhile; result not recorded", run_id)
 
 
-def _run_stages(run: Run, timings: dict[str, float]) -> None:
-    """Run every stage in order, recording each one's duration in ``timings`` (seconds)."""
+def _run_stages(run: Run, steps: list[registry.Step], timings: dict[str, float]) -> None:
+    """Run every step in order, recording each one's duration in ``timings`` (seconds)."""
     context = Context(run=run)
-    stages = list(run.stages)
-    for index, name in enumerate(stages):
+    for index, step in enumerate(steps):
         started = time.perf_counter()
 
         def progress(fraction: float, message: str, index: int = index) -> None:
-            percent = 100.0 * (index + max(0.0, min(1.0, fraction))) / len(stages)
+            percent = 100.0 * (index + max(0.0, min(1.0, fraction))) / len(steps)
             if not services.run_progress(run=run, percent=percent, stage=message):
                 raise LostOwnership(f"run {run.pk} is no longer owned by {run.worker}")
 
-        STAGES[name](context, progress)
-        timings[name] = round(time.perf_counter() - started, 4)
+        context.recorder = step.record_result
+        step.function(context, progress)
+        timings[step.name] = round(time.perf_counter() - started, 4)
 
 
 def _transient(run: Run, error: Exception, timings: dict[str, float]) -> None:

@@ -10,6 +10,10 @@ and comes back cannot overwrite its successor's result.
 
 Attempts are capped: a run is claimed at most ``RUN_MAX_RETRIES + 1`` times,
 whatever interrupted it (a transient error, a killed worker, the hard time limit).
+
+A run that ends (succeeded or failed) sends :data:`webapp.runs.signals.run_finished`
+after commit; this module knows no observer and no kind of run (``clip`` is the
+clips app's model, which this app does not import).
 """
 
 from __future__ import annotations
@@ -22,19 +26,23 @@ from datetime import datetime, timedelta
 from functools import cache
 from pathlib import Path
 
+from celery import current_app
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
-from webapp.clips.models import Clip
 from webapp.runs.models import Run, Status
+from webapp.runs.signals import run_finished_send_on_commit
 
 log = logging.getLogger(__name__)
 
-DEFAULT_STAGES = ("ingest", "clean", "analyze")
+RUN_PIPELINE_TASK = "webapp.runs.tasks.run_pipeline"
+"""The task that executes a run (:func:`webapp.runs.tasks.run_pipeline`), sent by its name:
+the tasks module imports this one, never the reverse (``RunsConfig.ready`` imports it, so
+it is registered wherever Django is set up)."""
 HEARTBEAT_MAX_INTERVAL_S = 5.0  # "every few seconds", and well inside RUN_STALE_AFTER_S
 
 
@@ -84,14 +92,16 @@ def sweep_interval_s() -> float:
 
 def run_start(
     *,
-    clip: Clip,
+    clip: models.Model,
     user: User | None,
     stages: tuple[str, ...] | list[str],
     parameters: dict[str, object],
 ) -> Run:
-    """Create a queued run and enqueue it when the transaction commits."""
+    """Create a queued run of ``stages`` (names registered with :mod:`webapp.runs.registry`)
+    on ``clip`` (a :class:`webapp.clips.models.Clip`) and enqueue it when the transaction
+    commits."""
     run = Run.objects.create(
-        clip=clip,
+        clip=clip,  # type: ignore[misc]  # a Clip, typed loosely: this app does not import clips
         stages=list(stages),
         parameters=parameters,
         created_by=user,
@@ -110,10 +120,8 @@ def enqueue(run_id: int) -> bool:
     database and the workers' periodic sweep (:func:`runs_requeue_stale`) sends it
     again once the broker is back. The upload that created it has succeeded.
     """
-    from webapp.runs.tasks import run_pipeline
-
     try:
-        run_pipeline.delay(run_id)
+        current_app.tasks[RUN_PIPELINE_TASK].delay(run_id)
     except BrokerError:
         log.warning("broker unavailable: run %s stays queued until the next sweep", run_id)
         return False
@@ -197,7 +205,7 @@ def run_succeed(*, run: Run, timings: dict[str, float]) -> bool:
         finished_at=timezone.now(),
     )
     if done:
-        _notify(run.pk)
+        run_finished_send_on_commit(run_id=run.pk, status=Status.SUCCEEDED.value)
     return bool(done)
 
 
@@ -211,7 +219,7 @@ def run_fail(*, run: Run, error: str, timings: dict[str, float]) -> bool:
         finished_at=timezone.now(),
     )
     if done:
-        _notify(run.pk)
+        run_finished_send_on_commit(run_id=run.pk, status=Status.FAILED.value)
     return bool(done)
 
 
@@ -270,12 +278,4 @@ def _fail_exhausted() -> None:
         )
         if done:
             log.warning("run %s failed: out of attempts", run_id)
-            _notify(run_id)
-
-
-def _notify(run_id: int) -> None:
-    """Tell the project's webhooks that the run ended (after commit)."""
-    from webapp.webhooks.services import webhooks_notify_run_finished
-
-    # robust: a failure to record deliveries is logged and never undoes the finished run
-    transaction.on_commit(lambda: webhooks_notify_run_finished(run_id=run_id), robust=True)
+            run_finished_send_on_commit(run_id=run_id, status=Status.FAILED.value)

@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 
 
 @shared_task(
+    name=services.RUN_PIPELINE_TASK,
     acks_late=True,
     reject_on_worker_lost=True,
     autoretry_for=(pipeline.TransientError,),

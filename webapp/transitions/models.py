@@ -16,6 +16,18 @@ from webapp.projects.models import Project
 from webapp.runs.models import Run
 
 
+class TransitionArtifactKind(models.TextChoices):
+    """What a transition's run stores (``Artifact.kind``; registered by
+    :class:`~webapp.transitions.apps.TransitionsConfig`)."""
+
+    BVH = "transition_bvh", "Transition clip (BVH)"
+    VIEWER = "transition_viewer", "Transition clip viewer arrays (JSON)"
+    VIEWER_END = "transition_viewer_end", "End-of-clip cut viewer arrays (JSON)"
+    VIEWER_FIXED70 = "transition_viewer_fixed70", "70 % cut viewer arrays (JSON)"
+    VIEWER_THRESHOLD = "transition_viewer_threshold", "Speed-threshold cut viewer arrays (JSON)"
+    REPORT = "transition_report", "Transition report (JSON)"
+
+
 class Transition(models.Model):
     project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="transitions")
     clip_a = models.ForeignKey(Clip, on_delete=models.CASCADE, related_name="transitions_from")

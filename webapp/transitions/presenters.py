@@ -9,8 +9,10 @@ from typing import Any
 
 from django.urls import reverse
 
+from webapp.core import tables
+from webapp.core.tables import Row
 from webapp.transitions.models import Transition
-from webapp.transitions.selectors import TRANSITION_DOWNLOADS
+from webapp.transitions.selectors import METRIC_COLUMNS, TRANSITION_DOWNLOADS, VIEWER_DOWNLOADS
 
 METHOD_LABELS: dict[str, str] = {
     "mtp": "MTP",
@@ -22,106 +24,18 @@ METHOD_LABELS: dict[str, str] = {
 them: the momentum transition point, A's last frame, 70 % of A's length, the first
 frame after A's peak where the speed falls below half of it)."""
 
-VIEWER_DOWNLOADS: dict[str, str] = {
-    "mtp": "viewer.json",
-    "end": "viewer-end.json",
-    "fixed70": "viewer-fixed70.json",
-    "threshold": "viewer-threshold.json",
-}
-"""Cut method → the download holding its transition clip's viewer arrays."""
-
-
-@dataclass(frozen=True)
-class Column:
-    """A metric column: report key, heading, unit, digits, whether lower is better."""
-
-    key: str
-    heading: str
-    unit: str
-    digits: int
-    lower_is_better: bool
-
-
-COLUMNS: tuple[Column, ...] = (
-    Column("velocity_continuity", "Continuity", "", 3, True),
-    Column("momentum_retention", "Retention", "", 3, False),
-    Column("energy_loss", "Energy loss", "", 3, True),
-    Column("foot_slide_mps", "Foot slide", "m/s", 3, True),
-    Column("pose_discontinuity_m", "Pose jump", "m", 3, True),
-    Column("max_joint_acceleration_m_per_s2", "Peak accel.", "m/s²", 0, True),
-)
-"""The table's metric columns (seed 000 §6.1 and the transition's own checks)."""
-
-
-@dataclass(frozen=True)
-class Cell:
-    text: str
-    best: bool
-
-
-@dataclass(frozen=True)
-class Row:
-    """One cut method's line of the comparison table."""
-
-    method: str
-    label: str
-    cut: str
-    entry: str
-    note: str
-    cells: list[Cell]
-
-
-def _format(value: Any, digits: int) -> str:
-    return "—" if not isinstance(value, int | float) else f"{value:.{digits}f}"
-
-
-def _best(values: list[Any], lower_is_better: bool) -> float | None:
-    numbers = [float(v) for v in values if isinstance(v, int | float)]
-    if not numbers:
-        return None
-    return min(numbers) if lower_is_better else max(numbers)
-
-
-def _cell(value: Any, best: float | None, digits: int) -> Cell:
-    """The value as shown, bold when it equals the column's best as shown (ties too)."""
-    if best is None or not isinstance(value, int | float):
-        return Cell(_format(value, digits), False)
-    return Cell(_format(value, digits), round(float(value), digits) == round(best, digits))
-
-
-def _frame_at(section: Mapping[str, Any]) -> str:
-    """``"154 · 2.57 s"`` (frame · time), the frame alone without a time."""
-    frame, time_s = section.get("frame"), section.get("time_s")
-    if not isinstance(frame, int):
-        return "—"
-    return f"{frame}" + (f" · {time_s:.2f} s" if isinstance(time_s, int | float) else "")
+COLUMNS = METRIC_COLUMNS
+"""The table's metric columns."""
 
 
 def comparison_rows(result: Mapping[str, Any]) -> list[Row]:
     """The report's methods as table rows (empty before the run succeeded), each
     column's best value marked (ties all marked)."""
-    metrics: Mapping[str, Mapping[str, Any]] = result.get("metrics") or {}
-    methods: Mapping[str, Mapping[str, Any]] = result.get("methods") or {}
-    order = [m for m in METHOD_LABELS if m in metrics]
-    best = {
-        c.key: _best([metrics[m].get(c.key) for m in order], c.lower_is_better) for c in COLUMNS
-    }
-    rows = []
-    for method in order:
-        values, detail = metrics[method], methods.get(method) or {}
-        cut = detail.get("cut") or {"frame": values.get("cut_frame")}
-        entry = detail.get("entry") or {"frame": values.get("entry_frame")}
-        cells = [_cell(values.get(c.key), best[c.key], c.digits) for c in COLUMNS]
-        notes = (cut.get("reason"), detail.get("recommendation"), values.get("unmeasured"))
-        note = " · ".join(str(n) for n in notes if n)
-        rows.append(
-            Row(method, METHOD_LABELS[method], _frame_at(cut), _frame_at(entry), note, cells)
-        )
-    return rows
+    return tables.comparison_rows(result, labels=METHOD_LABELS, columns=COLUMNS)
 
 
 def engine_facts(engine: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """The engine settings (:func:`motioncore.engine.parameters`) as label, value pairs:
+    """The engine settings (:func:`motioncore.transition.engine.parameters`) as label, value pairs:
     numbers to 3 decimals (seconds or normalised time, as the key says), yes/no."""
 
     def text(value: Any) -> str:

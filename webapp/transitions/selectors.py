@@ -8,21 +8,42 @@ from pathlib import PurePosixPath
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 
-from webapp.clips.models import ArtifactKind, Clip
-from webapp.clips.selectors import Download, clip_list, run_download_get, run_downloads_ready
+from webapp.clips.models import Clip
+from webapp.clips.selectors import clip_list, run_download_get, run_downloads_ready
+from webapp.core.downloads import Download
 from webapp.core.errors import NotFound
+from webapp.core.tables import Column
 from webapp.projects.selectors import project_get, project_list
-from webapp.transitions.models import Transition
+from webapp.transitions.models import Transition, TransitionArtifactKind
 
-TRANSITION_DOWNLOADS: dict[str, ArtifactKind] = {
-    "transition.bvh": ArtifactKind.TRANSITION_BVH,
-    "transition.json": ArtifactKind.TRANSITION_REPORT,
-    "viewer.json": ArtifactKind.TRANSITION_VIEWER,  # the MTP cut
-    "viewer-end.json": ArtifactKind.TRANSITION_VIEWER_END,
-    "viewer-fixed70.json": ArtifactKind.TRANSITION_VIEWER_FIXED70,
-    "viewer-threshold.json": ArtifactKind.TRANSITION_VIEWER_THRESHOLD,
+TRANSITION_DOWNLOADS: dict[str, TransitionArtifactKind] = {
+    "transition.bvh": TransitionArtifactKind.BVH,
+    "transition.json": TransitionArtifactKind.REPORT,
+    "viewer.json": TransitionArtifactKind.VIEWER,  # the MTP cut
+    "viewer-end.json": TransitionArtifactKind.VIEWER_END,
+    "viewer-fixed70.json": TransitionArtifactKind.VIEWER_FIXED70,
+    "viewer-threshold.json": TransitionArtifactKind.VIEWER_THRESHOLD,
 }
 """Download name → artifact kind of the transition's run."""
+
+VIEWER_DOWNLOADS: dict[str, str] = {
+    "mtp": "viewer.json",
+    "end": "viewer-end.json",
+    "fixed70": "viewer-fixed70.json",
+    "threshold": "viewer-threshold.json",
+}
+"""Cut method → the download holding its transition clip's viewer arrays."""
+
+METRIC_COLUMNS: tuple[Column, ...] = (
+    Column("velocity_continuity", "Continuity", "", 3, True),
+    Column("momentum_retention", "Retention", "", 3, False),
+    Column("energy_loss", "Energy loss", "", 3, True),
+    Column("foot_slide_mps", "Foot slide", "m/s", 3, True),
+    Column("pose_discontinuity_m", "Pose jump", "m", 3, True),
+    Column("max_joint_acceleration_m_per_s2", "Peak accel.", "m/s²", 0, True),
+)
+"""The report's metrics as table columns, per cut method (seed 000 §6.1 and the
+transition's own checks); the review pages show a proposal's snapshot of them."""
 
 
 def _related(transitions: QuerySet[Transition]) -> QuerySet[Transition]:

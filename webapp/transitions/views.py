@@ -10,7 +10,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from webapp.clips.analysis import BLENDS, MEASURES
-from webapp.core.pages import CAMERA_PRESETS, error_page, page, page_user
+from webapp.core.auth import request_user
+from webapp.core.pages import CAMERA_PRESETS, error_page, page
 from webapp.transitions import presenters
 from webapp.transitions.models import Transition
 from webapp.transitions.selectors import transition_downloads_ready, transition_get
@@ -45,7 +46,7 @@ def transition_new(request: HttpRequest, clip_id: int) -> HttpResponse:
     data = dict(form.cleaned_data)
     clip_b = data.pop("clip_b")
     created = transition_create(
-        user=page_user(request), clip_a_id=clip_id, clip_b_id=clip_b, parameters=data
+        user=request_user(request), clip_a_id=clip_id, clip_b_id=clip_b, parameters=data
     )
     return redirect("transition", transition_id=created.pk)
 
@@ -54,7 +55,7 @@ def transition_new(request: HttpRequest, clip_id: int) -> HttpResponse:
 @page
 def transition_detail(request: HttpRequest, transition_id: int) -> HttpResponse:
     """The comparison of MTP with the baselines and the players (once the run succeeded)."""
-    transition: Transition = transition_get(user=page_user(request), transition_id=transition_id)
+    transition: Transition = transition_get(user=request_user(request), transition_id=transition_id)
     ready = transition_downloads_ready(transition)
     context = {
         "transition": transition,

@@ -6,15 +6,14 @@
 * ``GET  webhooks/{id}/deliveries/`` its delivery log, newest first (owner)
 
 Non-members get 404, members below owner 403. The POST honours ``Idempotency-Key``
-(:mod:`webapp.api.idempotency`): a replay returns the same webhook and secret. Views
+(:mod:`webapp.core.idempotency`): a replay returns the same webhook and secret. Views
 are thin: validate, call one selector or service, serialize.
 """
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
-from django.contrib.auth.models import User
 from django.urls import path
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -23,8 +22,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from webapp.api.idempotency import idempotent
-from webapp.api.schema import errors
+from webapp.core.auth import request_user
+from webapp.core.idempotency import idempotent
+from webapp.core.schema import errors
 from webapp.projects.selectors import project_get
 from webapp.webhooks import selectors, services
 from webapp.webhooks.models import Delivery, Webhook
@@ -73,10 +73,6 @@ class DeliverySerializer(serializers.ModelSerializer[Delivery]):
 # --- views -------------------------------------------------------------------------------------
 
 
-def _user(request: Request) -> User:
-    return cast(User, request.user)  # IsAuthenticated (the default) ran before the view
-
-
 class ProjectWebhooksView(GenericAPIView[Webhook]):
     serializer_class = WebhookSerializer
 
@@ -85,7 +81,7 @@ class ProjectWebhooksView(GenericAPIView[Webhook]):
         description="The project's webhooks (owners only; the secret is never listed).",
     )
     def get(self, request: Request, project_id: int) -> Response:
-        hooks = selectors.webhook_list(user=_user(request), project_id=project_id)
+        hooks = selectors.webhook_list(user=request_user(request), project_id=project_id)
         page = self.paginate_queryset(hooks)
         return self.get_paginated_response(WebhookSerializer(page, many=True).data)
 
@@ -99,9 +95,9 @@ class ProjectWebhooksView(GenericAPIView[Webhook]):
     def post(self, request: Request, project_id: int) -> Response:
         data = WebhookCreateInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        project = project_get(user=_user(request), project_id=project_id)
+        project = project_get(user=request_user(request), project_id=project_id)
         hook = services.webhook_create(
-            project=project, user=_user(request), url=data.validated_data["url"]
+            project=project, user=request_user(request), url=data.validated_data["url"]
         )
         return Response(WebhookCreatedSerializer(hook).data, status=status.HTTP_201_CREATED)
 
@@ -112,8 +108,8 @@ class WebhookDetailView(APIView):
         description="Remove the webhook and its delivery log (owners only).",
     )
     def delete(self, request: Request, webhook_id: int) -> Response:
-        hook = selectors.webhook_get(user=_user(request), webhook_id=webhook_id)
-        services.webhook_delete(webhook=hook, user=_user(request))
+        hook = selectors.webhook_get(user=request_user(request), webhook_id=webhook_id)
+        services.webhook_delete(webhook=hook, user=request_user(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -125,7 +121,7 @@ class WebhookDeliveriesView(GenericAPIView[Delivery]):
         description="The webhook's delivery log, newest first (owners only).",
     )
     def get(self, request: Request, webhook_id: int) -> Response:
-        deliveries = selectors.delivery_list(user=_user(request), webhook_id=webhook_id)
+        deliveries = selectors.delivery_list(user=request_user(request), webhook_id=webhook_id)
         page = self.paginate_queryset(deliveries)
         return self.get_paginated_response(DeliverySerializer(page, many=True).data)
 

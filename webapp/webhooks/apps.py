@@ -4,3 +4,12 @@ from django.apps import AppConfig
 class WebhooksConfig(AppConfig):
     name = "webapp.webhooks"
     label = "webhooks"
+
+    def ready(self) -> None:
+        """Observe finished runs (each one notifies its project's webhooks) and register the
+        delivery task with Celery (:mod:`webapp.webhooks.services` sends it by name)."""
+        from webapp.runs.signals import run_finished
+        from webapp.webhooks import tasks  # noqa: F401
+        from webapp.webhooks.receivers import on_run_finished
+
+        run_finished.connect(on_run_finished, dispatch_uid="webhooks.on_run_finished")

@@ -21,6 +21,7 @@ import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from celery import current_app
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
@@ -38,6 +39,9 @@ from webapp.webhooks.signing import signature
 
 log = logging.getLogger(__name__)
 
+DELIVER_TASK = "webapp.webhooks.tasks.deliver"
+"""The delivery task (:func:`webapp.webhooks.tasks.deliver`), sent by its name: the tasks
+module imports this one, never the reverse (``WebhooksConfig.ready`` imports it)."""
 USER_AGENT = "Kinetograph-Webhook/1"
 ERROR_MAX_CHARS = 500
 _URL_SCHEMES = ("http", "https")
@@ -118,9 +122,7 @@ def _sender(delivery_id: int) -> Callable[[], None]:
     ``functools.partial``: Django logs a robust callback's failure by its ``__qualname__``."""
 
     def send_delivery() -> None:
-        from webapp.webhooks.tasks import deliver
-
-        deliver.delay(delivery_id)
+        current_app.tasks[DELIVER_TASK].delay(delivery_id)
 
     return send_delivery
 

@@ -18,7 +18,13 @@ def backoff_s(attempts: int, *, base_s: int = 2, cap_s: int = 300) -> int:
     return int(min(base_s**attempts, cap_s))
 
 
-@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None)
+@shared_task(
+    name=services.DELIVER_TASK,
+    bind=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    max_retries=None,
+)
 def deliver(self: Any, delivery_id: int) -> str | None:
     """Try to deliver; while the delivery stays pending, retry after :func:`backoff_s`.
 

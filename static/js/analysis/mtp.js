@@ -1,5 +1,6 @@
+// @ts-check
 // Momentum transition points (MTP) in the browser: a frame-for-frame port of
-// motioncore/mtp.py (seed 000 §3.1; the module docstring there explains the
+// motioncore/analysis/mtp.py (seed 000 §3.1; the module docstring there explains the
 // four conditions and every deviation from the seed's listing).
 //
 // Conventions: F frames; `curve` is a Float64Array [F] momentum measure (speed m/s,
@@ -10,7 +11,10 @@
 // libm function is involved (acos: angles may differ in the last ulp).
 // Inputs are never mutated. No dependencies: plain ES module for browser and node.
 
+import { formatG3 } from "./format-g3.js";
 import { peaks } from "./peaks.js";
+
+export { formatG3 };
 
 /** Condition names, in the row order of `MTPResult.passed`. */
 export const CONDITIONS = Object.freeze(["retention", "direction", "deceleration", "non_extremum"]);
@@ -81,7 +85,7 @@ export function firstMin(x, from, to) {
  */
 export function extremumDistance(curve) {
   const n = curve.length;
-  const isExt = (i) =>
+  const isExt = (/** @type {number} */ i) =>
     i === 0 || i === n - 1 || (curve[i] - curve[i - 1]) * (curve[i + 1] - curve[i]) <= 0.0;
   const out = new Int32Array(n);
   let last = 0;
@@ -119,38 +123,6 @@ export function anglesDeg(velocity, nextVelocity) {
 }
 
 /**
- * Python's `format(x, ".3g")` (three significant digits, exact ties to even,
- * scientific below 1e-4 or from 1e3 with a two-digit exponent, trailing zeros dropped).
- * @param {number} x
- * @returns {string}
- */
-export function formatG3(x) {
-  if (Number.isNaN(x)) return "nan";
-  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
-  const sign = x < 0 || Object.is(x, -0) ? "-" : "";
-  if (x === 0) return `${sign}0`;
-  const [mant, expText] = Math.abs(x).toExponential(100).split("e");
-  const digits = mant.replace(".", "");
-  let exp = Number(expText);
-  let head = Number(digits.slice(0, 3));
-  const rest = digits.slice(3);
-  const tie = rest[0] === "5" && /^50*$/.test(rest);
-  if (rest[0] > "5" || (rest[0] === "5" && !tie) || (tie && head % 2 === 1)) head += 1;
-  if (head === 1000) [head, exp] = [100, exp + 1];
-  const ds = String(head);
-  const trim = (whole, frac) => {
-    const f = frac.replace(/0+$/, "");
-    return f ? `${whole}.${f}` : whole;
-  };
-  if (exp >= -4 && exp < 3) {
-    if (exp < 0) return sign + trim("0", "0".repeat(-exp - 1) + ds);
-    return sign + trim(ds.slice(0, exp + 1), ds.slice(exp + 1));
-  }
-  const e = `${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
-  return `${sign}${trim(ds[0], ds.slice(1))}e${e}`;
-}
-
-/**
  * `_no_candidate_reason`: the first condition that leaves no frame, as a sentence.
  * @param {Uint8Array[]} passed 4 rows [F] of 0/1, in CONDITIONS order
  * @param {Float64Array} curve [F]
@@ -166,6 +138,7 @@ export function noCandidateReason(passed, curve, minPeak) {
       `(peak ${formatG3(max)} below min_peak ${formatG3(minPeak)})`
     );
   }
+  /** @type {Array<[number, string]>} [row of `passed`, what leaves no frame] */
   const steps = [
     [2, "the curve never decelerates"],
     [0, "no decelerating frame keeps alpha of its motion unit's peak"],
@@ -185,9 +158,17 @@ export function noCandidateReason(passed, curve, minPeak) {
 }
 
 /**
+ * One condition at one frame, as motioncore's breakdown: pass/fail, value, threshold,
+ * margin (≥ 0 passes; value and margin null where the value does not exist), and
+ * `peak_frame` (retention) or `skipped` (direction).
+ * @typedef {{passed: boolean, value: number | null, threshold: number, margin: number | null,
+ *   peak_frame?: number, skipped?: boolean}} Condition
+ */
+
+/**
  * One MTP candidate, as motioncore's `Candidate.as_dict()`.
  * @typedef {{frame: number, time_s: number, value: number, peak_frame: number,
- *   breakdown: Object<string, Object<string, (number|boolean|null)>>}} Candidate
+ *   breakdown: Object<string, Condition>}} Candidate
  */
 
 /**
@@ -216,7 +197,23 @@ export function noCandidateReason(passed, curve, minPeak) {
 export class MTPResult {
   /** @param {MTPFields} fields */
   constructor(fields) {
-    Object.assign(this, fields);
+    this.fps = fields.fps;
+    this.alpha = fields.alpha;
+    this.thetaMaxDeg = fields.thetaMaxDeg;
+    this.directionChecked = fields.directionChecked;
+    this.minDecelPerS = fields.minDecelPerS;
+    this.extremumGuardS = fields.extremumGuardS;
+    this.curve = fields.curve;
+    this.peakFrame = fields.peakFrame;
+    this.retention = fields.retention;
+    this.angleDeg = fields.angleDeg;
+    this.slopePerS = fields.slopePerS;
+    this.extremumDistanceS = fields.extremumDistanceS;
+    this.passed = fields.passed;
+    this.order = fields.order;
+    this.bestFrame = fields.bestFrame;
+    this.reason = fields.reason;
+    this.recommendation = fields.recommendation;
   }
 
   /**
@@ -228,7 +225,7 @@ export class MTPResult {
     const values = [this.retention, this.angleDeg, this.slopePerS, this.extremumDistanceS];
     const limits = [this.alpha, this.thetaMaxDeg, -this.minDecelPerS, this.extremumGuardS];
     const signs = [1, -1, -1, 1];
-    /** @type {Object<string, Object<string, (number|boolean|null)>>} */
+    /** @type {Object<string, Condition>} */
     const out = {};
     CONDITIONS.forEach((name, row) => {
       const value = values[row][frame];
@@ -268,6 +265,7 @@ export class MTPResult {
 
   /** @returns {Object<string, number>} frames passing each condition */
   framesPassing() {
+    /** @type {Object<string, number>} */
     const out = {};
     CONDITIONS.forEach((name, row) => {
       out[name] = this.passed[row].reduce((a, b) => a + b, 0);
@@ -342,7 +340,7 @@ export function detect(curve, velocity, fps, options = {}) {
     passed[3][f] = distS[f] > 0.0 && distS[f] >= extremumGuardS ? 1 : 0;
     if (passed[0][f] & passed[1][f] & passed[2][f] & passed[3][f]) cand.push(f);
   }
-  const byMomentum = (a, b) => (c[a] !== c[b] ? (c[a] > c[b] ? -1 : 1) : a - b);
+  const byMomentum = (/** @type {number} */ a, /** @type {number} */ b) => (c[a] !== c[b] ? (c[a] > c[b] ? -1 : 1) : a - b);
   const order = Int32Array.from(cand).sort(byMomentum);
   const reason = noCandidateReason(passed, c, minPeak);
   return new MTPResult({
@@ -360,7 +358,7 @@ export function detect(curve, velocity, fps, options = {}) {
  * first such unit in `frames`' order on ties).
  * @param {Float64Array} curve [F]
  * @param {Int32Array} peakFrame [F]
- * @param {ArrayLike<number>} frames [K ≥ 1] candidate frames
+ * @param {ArrayLike<number> & Iterable<number>} frames [K ≥ 1] candidate frames
  * @returns {number}
  */
 export function strongestLast(curve, peakFrame, frames) {
@@ -371,11 +369,16 @@ export function strongestLast(curve, peakFrame, frames) {
   return last;
 }
 
-/** Whether every otherwise-valid frame (else every retaining frame) is ≥ reversalDeg off. */
+/**
+ * Whether every otherwise-valid frame (else every retaining frame) is ≥ reversalDeg off.
+ * @param {Uint8Array[]} passed 4 rows [F] of 0/1, in CONDITIONS order
+ * @param {Float64Array} angle [F] degrees
+ * @param {number} reversalDeg
+ */
 function isReversal(passed, angle, reversalDeg) {
   const n = angle.length;
   let anyValid = false;
-  const valid = (f) => (passed[0][f] & passed[2][f] & passed[3][f]) === 1;
+  const valid = (/** @type {number} */ f) => (passed[0][f] & passed[2][f] & passed[3][f]) === 1;
   for (let f = 0; f < n && !anyValid; f += 1) anyValid = valid(f);
   let min = Infinity;
   for (let f = 0; f < n; f += 1) {

@@ -1,4 +1,5 @@
-// scipy.signal.find_peaks' local maxima and prominences, and motioncore.mtp.peaks (the
+// @ts-check
+// scipy.signal.find_peaks' local maxima and prominences, and motioncore.analysis.mtp.peaks (the
 // motion units' peaks), ported for the browser. Same comparisons and results as scipy;
 // the prominence bases come from a linear-time stack pass instead of scipy's scan per
 // peak. Plain ES module, no dependencies; arrays are Float64Array / Int32Array.

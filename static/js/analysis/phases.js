@@ -1,5 +1,6 @@
+// @ts-check
 // Motion units and the four momentum phases of each unit, in the browser: a
-// frame-for-frame port of motioncore/phases.py (seed 000 §2.3 and §6.2; the module
+// frame-for-frame port of motioncore/analysis/phases.py (seed 000 §2.3 and §6.2; the module
 // docstring there gives the definitions and the deviations from the seed).
 //
 // Conventions: F frames; `curve` Float64Array [F], non-negative momentum measure
@@ -36,7 +37,11 @@ export class Units {
    * @param {number} fps Hz
    */
   constructor(curve, starts, peaks, stops, fps) {
-    Object.assign(this, { curve, starts, peaks, stops, fps });
+    this.curve = curve;
+    this.starts = starts;
+    this.peaks = peaks;
+    this.stops = stops;
+    this.fps = fps;
   }
 
   /** @returns {UnitDict[]} */
@@ -187,7 +192,7 @@ export function label(curve, fps, options = {}) {
     const [start, peak, stop] = [u.starts[k], u.peaks[k], u.stops[k]];
     const thresholds = { alpha, steadyRatio, flatSlopeRatio, minPeak };
     const [a, b, e] = unitEdges(c, slope, start, peak, stop, thresholds);
-    for (let f = start; f < stop; f += 1) codes[f] = (f >= a) + (f >= b) + (f >= e);
+    for (let f = start; f < stop; f += 1) codes[f] = Number(f >= a) + Number(f >= b) + Number(f >= e);
   }
   return new PhaseLabels({ fps, codes, units: u, alpha, steadyRatio, flatSlopeRatio, minPeak });
 }
@@ -198,13 +203,20 @@ export function label(curve, fps, options = {}) {
  * flatSlopeRatio·(unit's max |slope|); if the peak fails, the run is empty, after the
  * peak when it is rising, else at it. Ending starts at the first frame from the steady
  * run's end below alpha·P. An idle unit (P ≤ minPeak) is all ending.
+ * @param {Float64Array} c [F] the curve
+ * @param {Float64Array} slope [F] its slope per second
+ * @param {number} start the unit's first frame
+ * @param {number} peak its peak
+ * @param {number} stop its end (exclusive)
+ * @param {{alpha: number, steadyRatio: number, flatSlopeRatio: number, minPeak: number}} thresholds
+ * @returns {[number, number, number]}
  */
 function unitEdges(c, slope, start, peak, stop, { alpha, steadyRatio, flatSlopeRatio, minPeak }) {
   const top = c[peak];
   if (top <= minPeak) return [start, start, start];
   let steepest = -Infinity;
   for (let f = start; f < stop; f += 1) steepest = Math.max(steepest, Math.abs(slope[f]));
-  const ok = (f) => c[f] >= steadyRatio * top && Math.abs(slope[f]) <= flatSlopeRatio * steepest;
+  const ok = (/** @type {number} */ f) => c[f] >= steadyRatio * top && Math.abs(slope[f]) <= flatSlopeRatio * steepest;
   let from;
   let to;
   if (ok(peak)) {

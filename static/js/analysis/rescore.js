@@ -1,3 +1,4 @@
+// @ts-check
 // Re-score MTP candidates and re-label the four phases in the browser when α, θ_max
 // or the momentum measure change: motioncore.analysis.analyze (the part after
 // `features`) on the curves the server sends in analysis.json (docs/analysis.md).
@@ -13,6 +14,20 @@
 import { detect, strongestLast } from "./mtp.js";
 import { label } from "./phases.js";
 
+/** @typedef {"speed" | "energy" | "pca"} Measure a momentum measure */
+
+/**
+ * The server's `curves` (see above); the clip page also gets the foot contacts there.
+ * @typedef {object} AnalysisCurves
+ * @property {ArrayLike<number>} speed_m_per_s [F]
+ * @property {ArrayLike<number>} energy_j_per_kg [F]
+ * @property {ArrayLike<number>} pca_m_per_s [F] signed
+ * @property {(number | null)[]} gait_phase_rad [F] null where undefined
+ * @property {ArrayLike<number>} com_velocity_m_per_s [F*3]
+ * @property {ArrayLike<number>} heading_rad [F]
+ * @property {{left?: number[][], right?: number[][]}} [contacts] [start, stop) frame runs
+ */
+
 /** Below this peak (curve units) a motion unit never builds momentum: momentum.MIN_PEAK. */
 export const MIN_PEAK = Object.freeze({ speed: 0.1, energy: 0.005, pca: 0.1 });
 /** Units of each measure: analysis.CURVE_UNITS. */
@@ -27,8 +42,8 @@ const PHASE_ATOL_RAD = 1e-12; // gait.aligned_frames: a run starting exactly on 
 
 /**
  * `Features.curve(method)`: speed, energy, or |PCA projection|.
- * @param {Object<string, ArrayLike<number>>} curves the server's `curves`
- * @param {"speed" | "energy" | "pca"} method
+ * @param {AnalysisCurves} curves the server's `curves`
+ * @param {Measure} method
  * @returns {Float64Array} [F] curve units (CURVE_UNITS[method])
  */
 export function curveOf(curves, method) {
@@ -68,7 +83,7 @@ export function nextVelocityPerFrame(heading, local) {
 }
 
 /** numpy's float `mod` (the sign of the divisor). */
-function pyMod(a, b) {
+function pyMod(/** @type {number} */ a, /** @type {number} */ b) {
   const m = a % b;
   if (m === 0) return 0; // copysign(0, b) with b > 0
   return (b < 0) !== (m < 0) ? m + b : m;
@@ -90,7 +105,8 @@ export function alignedFrames(phase, targetPhaseRad) {
   let prevDefined = false;
   let prevTurn = NaN;
   for (let f = 0; f < phase.length; f += 1) {
-    const p = phase[f] === null ? NaN : phase[f];
+    const raw = phase[f];
+    const p = raw === null ? NaN : raw;
     const defined = Number.isFinite(p);
     const value = Number.isNaN(p) ? 0 : p;
     if (f > 0 && value - prevValue < 0) wraps += 1;
@@ -111,6 +127,11 @@ export function alignedFrames(phase, targetPhaseRad) {
  * @returns {{strategy: string, frames: number[], times_s: number[], gait_phase_rad: number | null}}
  */
 export function cuts(result, phase, periodic) {
+  /**
+   * @param {string} strategy
+   * @param {ArrayLike<number>} frames
+   * @param {number | null} phaseRad
+   */
   const make = (strategy, frames, phaseRad) => ({
     strategy,
     frames: Array.from(frames),
@@ -119,7 +140,10 @@ export function cuts(result, phase, periodic) {
   });
   const best = result.bestFrame;
   if (best < 0) return make("none", [], null);
-  const at = (f) => (phase[f] === null ? NaN : phase[f]);
+  const at = (/** @type {number} */ f) => {
+    const value = phase[f];
+    return value === null ? NaN : value;
+  };
   if (periodic) {
     const defined = result.order.filter((f) => Number.isFinite(at(f)));
     if (defined.length) {
@@ -135,18 +159,20 @@ export function cuts(result, phase, periodic) {
 /**
  * Re-score and re-label a clip at new parameters (motioncore.analysis.analyze).
  * @param {Object} args
- * @param {Object<string, ArrayLike<number | null>>} args.curves the server's `curves` (see top)
+ * @param {AnalysisCurves} args.curves the server's `curves` (see top)
  * @param {number} args.fps Hz
  * @param {number} [args.alpha=0.6] momentum retention against the unit's peak (0.5–0.7)
  * @param {number} [args.thetaMaxDeg=75] largest angle to the next clip's velocity, degrees
- * @param {"speed" | "energy" | "pca"} [args.method="speed"]
+ * @param {Measure} [args.method="speed"]
  * @param {ArrayLike<number> | null} [args.nextLocalVelocity=null] [3] m/s; null skips θ
  * @param {boolean} [args.periodic=false] the server's `gait.periodic` (phase-aligned cuts)
- * @returns {{parameters: Object, mtp: import("./mtp.js").MTPResult,
+ * @returns {{parameters: {alpha: number, theta_max_deg: number, method: Measure, curve_unit: string,
+ *     direction_checked: boolean, next_velocity_local_m_per_s: number[] | null},
+ *   mtp: import("./mtp.js").MTPResult,
  *   labels: import("./phases.js").PhaseLabels, best: (import("./mtp.js").Candidate | null),
  *   reason: (string | null), recommendation: (string | null),
  *   frames_passing: Object<string, number>,
- *   candidates: import("./mtp.js").Candidate[], cuts: Object}}
+ *   candidates: import("./mtp.js").Candidate[], cuts: ReturnType<typeof cuts>}}
  *   `mtp.breakdown(frame)` explains any frame, `labels.codes` [F] / `labels.runs()` colour
  *   the timeline; `candidates` are in `mtp.order`, each with its breakdown.
  */

@@ -1,31 +1,35 @@
+// @ts-check
 // The proposal page's comment form: the text, "Pin to this frame" (the player's frame
 // shown now) with an optional range end, a joint, and the proposal's parameters. It
 // builds the API's body (pins.js commentPayload) and hands it to `submit`; an error is
 // shown in the form and nothing is cleared.
 
+import { messageOf } from "../api.js";
 import { commentPayload } from "./pins.js";
 
 export class CommentForm {
   /**
    * @param {HTMLFormElement} form the [data-comment-form] markup
-   * @param {{parameters: object, currentFrame: () => number | null,
-   *          submit: (payload: object) => Promise<void>}} options
+   * @param {{parameters: Record<string, unknown>, currentFrame: () => number | null,
+   *          submit: (payload: import("./pins.js").CommentPayload) => Promise<void>}} options
    */
   constructor(form, { parameters, currentFrame, submit }) {
     this.form = form;
     this.parameters = parameters;
     this.currentFrame = currentFrame;
     this.submit = submit;
-    const q = (selector) => form.querySelector(selector);
+    const q = (/** @type {string} */ selector) => form.querySelector(selector);
+    const field = (/** @type {string} */ name) => form.elements.namedItem(name);
+    // The form's fields (the template's; the joint and the parameters' box are optional).
     this.fields = {
-      body: form.elements.body,
-      start: form.elements.frame_start,
-      end: form.elements.frame_end,
-      joint: form.elements.joint,
-      pinParameters: form.elements.pin_parameters,
+      body: /** @type {HTMLTextAreaElement} */ (field("body")),
+      start: /** @type {HTMLInputElement} */ (field("frame_start")),
+      end: /** @type {HTMLInputElement} */ (field("frame_end")),
+      joint: /** @type {HTMLSelectElement | null} */ (field("joint")),
+      pinParameters: /** @type {HTMLInputElement | null} */ (field("pin_parameters")),
     };
-    this.error = q("[data-comment-error]");
-    this.send = q("button[type=submit]");
+    this.error = /** @type {HTMLElement} */ (q("[data-comment-error]"));
+    this.send = /** @type {HTMLButtonElement} */ (q("button[type=submit]"));
     q("[data-pin-frame]")?.addEventListener("click", () => this.pin(this.fields.start));
     q("[data-pin-end]")?.addEventListener("click", () => this.pin(this.fields.end));
     q("[data-pin-clear]")?.addEventListener("click", () => {
@@ -38,7 +42,10 @@ export class CommentForm {
     });
   }
 
-  /** Put the player's frame into `field` (nothing without a player). */
+  /**
+   * Put the player's frame into `field` (nothing without a player).
+   * @param {HTMLInputElement} field
+   */
   pin(field) {
     const frame = this.currentFrame();
     if (frame == null) return;
@@ -65,7 +72,7 @@ export class CommentForm {
       this.form.reset();
       delete this.form.dataset.pinned;
     } catch (error) {
-      this.error.textContent = error.message;
+      this.error.textContent = messageOf(error);
     } finally {
       this.send.disabled = false;
     }

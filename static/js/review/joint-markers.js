@@ -1,9 +1,11 @@
+// @ts-check
 // Rings on the skeleton at the joints that comments are pinned to, drawn on top of the
 // body (no depth test) and facing the camera (sprites). One ring texture, a small pool of
 // sprites grown on demand and reused each frame; positions come from the skeleton
 // view's arrays (metres, Y up), the browser does no kinematics.
 
 import * as THREE from "three";
+import { context2d } from "../dom.js";
 
 const RING_SIZE_M = 0.2;
 const TEXTURE_PX = 128;
@@ -13,7 +15,7 @@ function ringTexture() {
   const canvas = document.createElement("canvas");
   canvas.width = TEXTURE_PX;
   canvas.height = TEXTURE_PX;
-  const context = canvas.getContext("2d");
+  const context = context2d(canvas);
   const middle = TEXTURE_PX / 2;
   context.lineWidth = 16;
   context.strokeStyle = "#ffffff";
@@ -48,15 +50,22 @@ export class JointMarkers {
     this.group = new THREE.Group();
     this.group.name = "joint-markers";
     this.group.renderOrder = 10;
+    /** @type {THREE.Sprite[]} a pool, grown on demand */
     this.sprites = [];
-    this.position = new THREE.Vector3();
   }
 
-  /** Whether the skeleton has a joint called `name`. */
+  /**
+   * Whether the skeleton has a joint called `name`.
+   * @param {string} name
+   */
   has(name) {
     return this.index.has(name);
   }
 
+  /**
+   * The pool's sprite `i` (made when the pool is smaller).
+   * @param {number} i
+   */
   sprite(i) {
     while (this.sprites.length <= i) {
       const sprite = new THREE.Sprite(this.material);
@@ -71,13 +80,15 @@ export class JointMarkers {
   /**
    * Put a ring on each joint of `joints` (names; unknown ones are skipped, each joint
    * once) at `frame`; returns the names marked.
+   * @param {number} frame
+   * @param {string[]} joints
    * @returns {string[]}
    */
   update(frame, joints) {
     const marked = [...new Set(joints)].filter((name) => this.index.has(name));
     marked.forEach((name, i) => {
       const sprite = this.sprite(i);
-      this.view.jointPosition(frame, this.index.get(name), sprite.position);
+      this.view.jointPosition(frame, this.index.get(name) ?? 0, sprite.position); // marked: known
       sprite.visible = true;
     });
     for (let i = marked.length; i < this.sprites.length; i += 1) this.sprites[i].visible = false;

@@ -1,16 +1,20 @@
+// @ts-check
 // The proposal player's timeline: the transition clip's parts (A, the blend, B) as one
 // bar, the comments' pins under it (a marker per frame, a bar per frame range, in lanes
 // that do not overlap) and a cursor at the frame shown. A click on a pin seeks there.
 
 import { bands } from "../viewer/compare-timeline.js";
-import { lanes } from "./pins.js";
+import { lanes, placedInside } from "./pins.js";
+
+/** @typedef {import("./pins.js").Pin} Pin */
+/** @typedef {import("./pins.js").PinLayout} PinLayout */
 
 const PART_COLOURS = { A: "#2f6fde", blend: "#e0861a", B: "#1f9d74" };
 
 export class PinTimeline {
   /**
    * @param {HTMLElement} container the element to fill
-   * @param {{frames: number, layout: object | null, onSeek: (frame: number) => void}} options
+   * @param {{frames: number, layout: PinLayout | null, onSeek: (frame: number) => void}} options
    */
   constructor(container, { frames, layout, onSeek }) {
     this.container = container;
@@ -25,18 +29,23 @@ export class PinTimeline {
     this.cursor.setAttribute("aria-hidden", "true");
     container.replaceChildren(this.bar, this.pins, this.cursor);
     if (layout) this.drawParts(layout);
-    this.onClick = (event) => {
-      const pin = event.target.closest("[data-seek]");
+    this.onClick = (/** @type {MouseEvent} */ event) => {
+      /** @type {HTMLElement | null} */
+      const pin = event.target instanceof Element ? event.target.closest("[data-seek]") : null;
       if (pin) this.onSeek(Number(pin.dataset.seek));
     };
     this.pins.addEventListener("click", this.onClick);
   }
 
-  /** The fraction of the width at which `frame` sits. */
+  /**
+   * The fraction of the width at which `frame` sits.
+   * @param {number} frame
+   */
   at(frame) {
     return frame / Math.max(1, this.frames - 1);
   }
 
+  /** @param {PinLayout} layout */
   drawParts(layout) {
     const full = {
       frames: this.frames,
@@ -53,15 +62,27 @@ export class PinTimeline {
     }
   }
 
-  /** Show `pins` (pins.js timelinePins); those outside the clip or without frames are left out. */
+  /**
+   * Show `pins` (pins.js timelinePins); those outside the clip or without frames are left out.
+   * @param {Pin[]} pins
+   */
   setPins(pins) {
     const { lane, count } = lanes(pins);
-    const shown = pins.filter((pin) => lane.has(pin.id));
+    /** @type {Array<[import("./pins.js").PlacedPin, number]>} */
+    const shown = [];
+    for (const pin of pins) {
+      const row = lane.get(pin.id);
+      if (row !== undefined && placedInside(pin)) shown.push([pin, row]); // a pin with a lane is placed
+    }
     this.pins.style.height = `${Math.max(1, count) * 14}px`;
-    this.pins.replaceChildren(...shown.map((pin) => this.pinElement(pin, lane.get(pin.id))));
+    this.pins.replaceChildren(...shown.map(([pin, row]) => this.pinElement(pin, row)));
     this.container.dataset.pins = String(shown.length);
   }
 
+  /**
+   * @param {import("./pins.js").PlacedPin} pin
+   * @param {number} row its lane
+   */
   pinElement(pin, row) {
     const button = document.createElement("button");
     const range = pin.end > pin.start;
@@ -81,7 +102,10 @@ export class PinTimeline {
     return button;
   }
 
-  /** Move the cursor to `frame`. */
+  /**
+   * Move the cursor to `frame`.
+   * @param {number} frame
+   */
   setFrame(frame) {
     this.cursor.style.left = `${100 * this.at(frame)}%`;
   }

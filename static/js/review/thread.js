@@ -1,3 +1,4 @@
+// @ts-check
 // A proposal's thread drawn from the API's comments (top-level comments oldest first,
 // each with its replies): author, version, time, the body with its @mentions marked,
 // its pins (frames as buttons that seek, the joint, the parameters), resolve / reopen
@@ -5,12 +6,33 @@
 // commenters. The page script owns the data: it passes callbacks for seek, reply and
 // resolve and calls `render` again with the new thread.
 
+import { messageOf } from "../api.js";
 import { frameText, mentionSegments, parameterText } from "./pins.js";
+
+/** @typedef {import("./pins.js").Comment} Comment */
+/** @typedef {{me: string, canComment: boolean, canResolveAll: boolean}} ThreadConfig who reads */
+
+/**
+ * @typedef {object} ThreadOptions
+ * @property {ThreadConfig} config
+ * @property {() => import("./pins.js").PinContext} ctx the player's frames and rates
+ * @property {() => boolean} canSeek
+ * @property {(comment: Comment) => void} onSeek show the comment's frames in the player
+ * @property {(parentId: number, body: string) => Promise<void>} onReply
+ * @property {(id: number, resolved: boolean) => Promise<void>} onResolve
+ */
 
 const WHEN = new Intl.DateTimeFormat("en-GB", {
   day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit",
 });
 
+/**
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {string | null} [className]
+ * @param {string | null} [text]
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 function element(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -18,6 +40,11 @@ function element(tag, className, text) {
   return node;
 }
 
+/**
+ * @param {string} text
+ * @param {string} className
+ * @param {Record<string, string>} [data] its data-* attributes
+ */
 function button(text, className, data = {}) {
   const node = element("button", `button button--quiet ${className}`, text);
   node.type = "button";
@@ -25,23 +52,34 @@ function button(text, className, data = {}) {
   return node;
 }
 
+/**
+ * The reply form's text (openReply makes it).
+ * @param {HTMLFormElement} form
+ */
+function textOf(form) {
+  return /** @type {HTMLTextAreaElement} */ (form.elements.namedItem("body"));
+}
+
 export class ThreadView {
   /**
    * @param {HTMLElement} list the <ol> to fill
-   * @param {{config: object, ctx: () => object, canSeek: () => boolean,
-   *          onSeek: (frame: number, comment: object) => void,
-   *          onReply: (parentId: number, body: string) => Promise<void>,
-   *          onResolve: (id: number, resolved: boolean) => Promise<void>}} options
+   * @param {ThreadOptions} options
    */
   constructor(list, options) {
     this.list = list;
     this.options = options;
+    /** @type {Comment[]} */
     this.comments = [];
+    /** @type {Map<number, Comment>} every comment and reply by id */
+    this.byId = new Map();
     list.addEventListener("click", (event) => this.click(event));
     list.addEventListener("submit", (event) => this.submitReply(event));
   }
 
-  /** Draw the thread (the API's list of top-level comments). */
+  /**
+   * Draw the thread (the API's list of top-level comments).
+   * @param {Comment[]} comments
+   */
   render(comments) {
     this.comments = comments;
     this.byId = new Map();
@@ -51,10 +89,16 @@ export class ThreadView {
     }
     this.list.replaceChildren(...comments.map((c) => this.item(c, false)));
     this.list.dataset.comments = String(this.byId.size);
+    /** @type {HTMLElement | null | undefined} */
     const empty = this.list.parentElement?.querySelector("[data-thread-empty]");
     if (empty) empty.hidden = comments.length > 0;
   }
 
+  /**
+   * @param {Comment} comment
+   * @param {boolean} reply
+   * @returns {HTMLLIElement}
+   */
   item(comment, reply) {
     const { config } = this.options;
     const li = element("li", reply ? "comment comment--reply" : "comment");
@@ -91,6 +135,7 @@ export class ThreadView {
     return li;
   }
 
+  /** @param {Comment} comment */
   body(comment) {
     const p = element("p", "comment__body");
     for (const part of mentionSegments(comment.body, comment.mentions)) {
@@ -99,6 +144,7 @@ export class ThreadView {
     return p;
   }
 
+  /** @param {Comment} comment */
   pins(comment) {
     const p = element("p", "comment__pins small");
     const frames = frameText(comment, this.options.ctx());
@@ -114,24 +160,31 @@ export class ThreadView {
     return p.childElementCount ? p : document.createTextNode("");
   }
 
+  /** @param {MouseEvent} event */
   click(event) {
-    const target = event.target.closest("button");
+    const target = event.target instanceof Element ? event.target.closest("button") : null;
     if (!target) return;
     const { dataset } = target;
     if (dataset.seekComment) {
       const comment = this.byId.get(Number(dataset.seekComment));
-      this.options.onSeek(comment);
+      if (comment) this.options.onSeek(comment);
     } else if (dataset.reply) {
-      this.openReply(target.closest("li"), Number(dataset.reply));
+      const li = target.closest("li");
+      if (li) this.openReply(li, Number(dataset.reply));
     } else if (dataset.resolve) {
       target.disabled = true;
       this.options.onResolve(Number(dataset.resolve), dataset.resolved === "true")
-        .catch((error) => this.say(target.closest("li"), error.message))
+        .catch((error) => this.say(target.closest("li"), messageOf(error)))
         .finally(() => { target.disabled = false; });
     }
   }
 
+  /**
+   * @param {HTMLLIElement} li the comment
+   * @param {number} parentId
+   */
   openReply(li, parentId) {
+    /** @type {HTMLFormElement | null} */
     let form = li.querySelector(":scope > form.comment__reply");
     if (!form) {
       form = element("form", "comment__reply");
@@ -149,25 +202,33 @@ export class ThreadView {
       li.append(form);
     }
     form.hidden = false;
-    form.elements.body.focus();
+    textOf(form).focus();
   }
 
+  /** @param {SubmitEvent} event */
   async submitReply(event) {
-    const form = event.target.closest("form.comment__reply");
+    /** @type {HTMLFormElement | null} */
+    const form = event.target instanceof Element ? event.target.closest("form.comment__reply") : null;
     if (!form) return;
     event.preventDefault();
-    const body = form.elements.body.value;
-    form.querySelector("button").disabled = true;
+    const body = textOf(form).value;
+    const send = /** @type {HTMLButtonElement} */ (form.querySelector("button"));
+    send.disabled = true;
     try {
       await this.options.onReply(Number(form.dataset.parent), body);
     } catch (error) {
-      this.say(form, error.message);
-      form.querySelector("button").disabled = false;
+      this.say(form, messageOf(error));
+      send.disabled = false;
     }
   }
 
-  /** Show `message` under the comment or form `where`. */
+  /**
+   * Show `message` under the comment or form `where`.
+   * @param {Element | null} where
+   * @param {string} message
+   */
   say(where, message) {
+    /** @type {HTMLElement | null | undefined} */
     let note = where?.querySelector(":scope > .comment__error");
     if (!note && where) {
       note = element("p", "comment__error small");

@@ -1,3 +1,4 @@
+// @ts-check
 // The score's footprints on the 3-D stage's ground: a flat sole per print (left green,
 // right pink, as the clip page's foot contacts), all of them always drawn, pale before
 // the foot gets there, darker once left behind, full colour while the foot stands on
@@ -8,8 +9,25 @@ import * as THREE from "three";
 import { ribbon } from "../walk/path.js";
 import { printState } from "./format.js";
 
+/** @typedef {import("./format.js").Print} Print */
+/** @typedef {"future" | "current" | "past"} PrintState */
+/** @typedef {"left" | "right"} Side */
+
+/** @typedef {Print & {position_m: number[]}} Placed a print with a place */
+
+/**
+ * Whether a print has a place on the ground.
+ * @param {Print} print
+ * @returns {print is Placed}
+ */
+function hasPlace(print) {
+  return Array.isArray(print.position_m);
+}
+
+/** @type {Readonly<Record<Side, number>>} */
 export const SIDE_COLORS = Object.freeze({ left: 0x1f9d74, right: 0xc0568c });
 const BACKGROUND = new THREE.Color(0xf4f6f9);
+/** @type {Readonly<Record<PrintState, number>>} how far each state fades to the background */
 const FADE = Object.freeze({ future: 0.78, past: 0.45, current: 0 });
 const LIFT_M = 0.004; // above the grid lines
 const PATH_LIFT_M = 0.007;
@@ -20,6 +38,7 @@ const PATH_COLOR = 0xe0861a;
  * A sole ~26 cm long, 9 cm wide, lying on the ground pointing along +Z (the body's left
  * is +X), the ankle (the print's position) 6 cm from the heel, the arch on −X (the left
  * foot's inside); `mirror` −1 puts the arch on +X (the right foot's inside).
+ * @param {number} mirror
  */
 function soleGeometry(mirror) {
   const s = new THREE.Shape();
@@ -38,17 +57,24 @@ function soleGeometry(mirror) {
 
 export class FootprintView {
   /**
-   * @param {{footprints?: object[], centre_path_m?: number[][]}} data the footprints JSON
+   * @param {import("./format.js").Footprints} data the footprints JSON
    */
   constructor(data) {
     this.group = new THREE.Group();
     this.group.name = "footprints";
-    this.prints = (data?.footprints ?? []).filter((p) => Array.isArray(p.position_m));
+    /** @type {Placed[]} the prints that have a place */
+    this.prints = (data?.footprints ?? []).filter(hasPlace);
     this.material = new THREE.MeshBasicMaterial({ color: 0xffffff, side: THREE.DoubleSide });
-    this.meshes = {};
+    /**
+     * Per side: its prints' mesh, which prints they are, their colour in each state.
+     * @type {Map<Side, {mesh: THREE.InstancedMesh, indices: number[], colors: Record<PrintState, THREE.Color>}>}
+     */
+    this.meshes = new Map();
+    /** @type {PrintState[]} per print, as last coloured */
     this.states = [];
-    this.colors = {};
-    for (const [side, mirror] of [["left", 1], ["right", -1]]) {
+    /** @type {Array<[Side, number]>} */
+    const sides = [["left", 1], ["right", -1]];
+    for (const [side, mirror] of sides) {
       const indices = this.prints.flatMap((p, i) => (p.side === side ? [i] : []));
       const geometry = soleGeometry(mirror);
       const mesh = new THREE.InstancedMesh(geometry, this.material, Math.max(1, indices.length));
@@ -63,10 +89,9 @@ export class FootprintView {
         mesh.setMatrixAt(k, matrix);
       });
       const base = new THREE.Color(SIDE_COLORS[side]);
-      this.colors[side] = Object.fromEntries(
-        Object.entries(FADE).map(([state, fade]) => [state, base.clone().lerp(BACKGROUND, fade)]),
-      );
-      this.meshes[side] = { mesh, indices };
+      const fade = (/** @type {PrintState} */ state) => base.clone().lerp(BACKGROUND, FADE[state]);
+      const colors = { future: fade("future"), past: fade("past"), current: fade("current") };
+      this.meshes.set(side, { mesh, indices, colors });
       this.group.add(mesh);
     }
     const path = (data?.centre_path_m ?? []).filter((point) => Array.isArray(point) && point.length >= 2);
@@ -80,17 +105,21 @@ export class FootprintView {
     this.setTime(0, true);
   }
 
-  /** Colour the prints for `seconds` into the animation; returns how many are in use. */
+  /**
+   * Colour the prints for `seconds` into the animation; returns how many are in use.
+   * @param {number} seconds
+   * @param {boolean} [force] every print, changed or not
+   */
   setTime(seconds, force = false) {
     let current = 0;
-    for (const [side, { mesh, indices }] of Object.entries(this.meshes)) {
+    for (const { mesh, indices, colors } of this.meshes.values()) {
       let changed = force;
       indices.forEach((i, k) => {
         const state = printState(this.prints[i], seconds);
         if (state === "current") current += 1;
         if (state === this.states[i] && !force) return;
         this.states[i] = state;
-        mesh.setColorAt(k, this.colors[side][state]);
+        mesh.setColorAt(k, colors[state]);
         changed = true;
       });
       if (changed && mesh.instanceColor) mesh.instanceColor.needsUpdate = true;
@@ -99,7 +128,7 @@ export class FootprintView {
   }
 
   dispose() {
-    for (const { mesh } of Object.values(this.meshes)) {
+    for (const { mesh } of this.meshes.values()) {
       mesh.geometry.dispose();
       mesh.dispose();
     }

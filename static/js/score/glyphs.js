@@ -1,3 +1,4 @@
+// @ts-check
 // The symbols of the staff as simple shapes, the Labanotation way as far as practical,
 // and their words (tooltips). Pure functions (no DOM), tested with node
 // (tests/js/score-glyphs.test.mjs); staff-view.js turns them into SVG.
@@ -13,23 +14,51 @@
 
 import { COLUMN_LABELS, beatToY } from "./layout.js";
 
+/** @typedef {import("./layout.js").StaffLayout} StaffLayout */
+/** @typedef {{x0: number, x1: number, y0: number, y1: number}} Box SVG px, y0 < y1 */
+/** @typedef {[number, number]} XY an SVG point */
+
+/**
+ * A symbol of the score (docs/score-format.md); `kind` says which of the rest it has.
+ * @typedef {object} ScoreSymbol
+ * @property {string} kind "direction", "turn", "hold", "path" or "step_size"
+ * @property {string} column
+ * @property {number} beat where it starts
+ * @property {number} [duration] beats
+ * @property {string} [part] the body part a pre-sign names
+ * @property {string} [direction]
+ * @property {string} [level] "low", "middle" or "high"
+ * @property {string} [turn] "left" or "right"
+ * @property {number} [amount] a turn's, in full turns
+ * @property {string} [path] "straight" or "curved"
+ * @property {number} [amount_deg] a curved path's, degrees (negative: to the left)
+ * @property {number} [size] a step size, −3 … +3
+ */
+
 export const DIRECTIONS = Object.freeze([
   "place", "forward", "backward", "left", "right",
   "left_forward", "right_forward", "left_backward", "right_backward",
 ]);
 export const LEVELS = Object.freeze(["low", "middle", "high"]);
 
-/** "1.5", "2", "0.125": at most three decimals, no trailing zeros. */
+/**
+ * "1.5", "2", "0.125": at most three decimals, no trailing zeros.
+ * @param {unknown} value a number, or a number's text
+ */
 export function num(value) {
   return String(Math.round(Number(value) * 1000) / 1000);
 }
 
-const plural = (n, word) => `${num(n)} ${word}${Math.abs(n - 1) < 1e-9 ? "" : "s"}`;
+const plural = (/** @type {number} */ n, /** @type {string} */ word) => `${num(n)} ${word}${Math.abs(n - 1) < 1e-9 ? "" : "s"}`;
 
 /**
  * Where a symbol is drawn: a box in its column from its start (bottom) to its arrival
  * (top), inset from the column's edges; at least `minHeight` px tall (a zero-length
  * symbol grows upwards from its beat). Null for a column the layout lacks.
+ * @param {StaffLayout} layout
+ * @param {ScoreSymbol} symbol
+ * @param {{minHeight?: number}} [options]
+ * @returns {Box | null}
  */
 export function symbolBox(layout, symbol, { minHeight = Math.max(8, layout.pxPerBeat * 0.3) } = {}) {
   const column = layout.columns[symbol.column];
@@ -46,6 +75,10 @@ export function symbolBox(layout, symbol, { minHeight = Math.max(8, layout.pxPer
 /**
  * The outline of a direction symbol in `box` as [[x, y], …]: `side` is the column's
  * side (−1 left, +1 right), which puts the forward/backward tab on the limb's side.
+ * @param {string | undefined} direction
+ * @param {number} side
+ * @param {Box} box
+ * @returns {XY[]}
  */
 export function directionPoints(direction, side, { x0, x1, y0, y1 }) {
   const width = x1 - x0;
@@ -85,6 +118,9 @@ export function directionPoints(direction, side, { x0, x1, y0, y1 }) {
 /**
  * The middle of a direction shape's body (where the middle level's dot goes): the
  * centre of the box, moved into the wedge for the side directions.
+ * @param {string | undefined} direction
+ * @param {Box} box
+ * @returns {XY}
  */
 export function dotCentre(direction, { x0, x1, y0, y1 }) {
   const shift = direction === "left" ? 0.15 : direction === "right" ? -0.15 : 0;
@@ -94,6 +130,9 @@ export function dotCentre(direction, { x0, x1, y0, y1 }) {
 /**
  * A turn sign: a parallelogram whose top and bottom slant down towards the turn's side
  * (right: the right corners lower). [[x, y], …].
+ * @param {string | undefined} turn
+ * @param {Box} box
+ * @returns {XY[]}
  */
 export function turnPoints(turn, { x0, x1, y0, y1 }) {
   const slant = Math.min((y1 - y0) * 0.3, (x1 - x0) * 0.6);
@@ -102,7 +141,10 @@ export function turnPoints(turn, { x0, x1, y0, y1 }) {
     : [[x0, y0], [x1, y0 + slant], [x1, y1], [x0, y1 - slant]];
 }
 
-/** "¼", "½", "1¼", "0.3": a turn's amount (a fraction of a full turn) for its sign. */
+/**
+ * "¼", "½", "1¼", "0.3": a turn's amount (a fraction of a full turn) for its sign.
+ * @param {unknown} amount
+ */
 export function turnLabel(amount) {
   const a = Number(amount);
   if (!(a > 0)) return "";
@@ -114,18 +156,27 @@ export function turnLabel(amount) {
   return `${whole > 0 ? whole : ""}${part}` || "0";
 }
 
-/** "+2", "−1", "0": a step-size sign's tag. */
+/**
+ * "+2", "−1", "0": a step-size sign's tag.
+ * @param {unknown} size
+ */
 export function stepSizeLabel(size) {
   const s = Math.round(Number(size) || 0);
   return s > 0 ? `+${s}` : s < 0 ? `−${-s}` : "0";
 }
 
+/** @type {Record<number, string | undefined>} */
 const STEP_SIZES = {
   "-3": "very short", "-2": "shorter", "-1": "a little shorter", 0: "normal",
   1: "a little longer", 2: "longer", 3: "very long",
 };
 
-/** A hold's circle: centre just above its beat, radius to fit the column. */
+/**
+ * A hold's circle: centre just above its beat, radius to fit the column.
+ * @param {StaffLayout} layout
+ * @param {ScoreSymbol} symbol
+ * @returns {{cx: number, cy: number, r: number} | null}
+ */
 export function holdCircle(layout, symbol) {
   const column = layout.columns[symbol.column];
   if (!column) return null;
@@ -136,6 +187,9 @@ export function holdCircle(layout, symbol) {
 /**
  * A step-size tag: a small box straddling the outer edge of its support column, its
  * bottom on the step's beat (the step symbol stays readable beside it).
+ * @param {StaffLayout} layout
+ * @param {ScoreSymbol} symbol
+ * @returns {Box | null}
  */
 export function stepSizeBox(layout, symbol) {
   const column = layout.columns[symbol.column];
@@ -151,6 +205,9 @@ export function stepSizeBox(layout, symbol) {
  * A path sign: a long bracket in the path column ([x, y] points of the open polyline,
  * its ends turned towards the staff) from the symbol's start to its end; a curved path
  * also gets a bow (an SVG path) bulging to the side it curves to.
+ * @param {StaffLayout} layout
+ * @param {ScoreSymbol} symbol
+ * @returns {{points: XY[], bow: string | null, labelX: number, labelY: number} | null}
  */
 export function pathBracket(layout, symbol) {
   const column = layout.columns[symbol.column];
@@ -159,7 +216,9 @@ export function pathBracket(layout, symbol) {
   const y0 = Math.min(y1 - 8, beatToY(layout, (Number(symbol.beat) || 0) + (Number(symbol.duration) || 0)) + 2);
   const x = column.cx + layout.unit * 0.1;
   const arm = layout.unit * 0.3;
+  /** @type {XY[]} */
   const points = [[x - arm, y0], [x, y0], [x, y1], [x - arm, y1]];
+  /** @type {string | null} */
   let bow = null;
   if (symbol.path === "curved") {
     const degrees = Number(symbol.amount_deg) || 0;
@@ -170,15 +229,21 @@ export function pathBracket(layout, symbol) {
   return { points, bow, labelX: x + 3, labelY: y0 + 10 };
 }
 
-/** A path sign's label: "90°" (curved; negative: to the left), "" for straight. */
+/**
+ * A path sign's label: "90°" (curved; negative: to the left), "" for straight.
+ * @param {ScoreSymbol} symbol
+ */
 export function pathLabel(symbol) {
   if (symbol.path !== "curved") return "";
   return `${num(Math.abs(Number(symbol.amount_deg) || 0))}°${Number(symbol.amount_deg) < 0 ? " L" : " R"}`;
 }
 
-const words = (text) => String(text ?? "").replaceAll("_", " ");
+const words = (/** @type {unknown} */ text) => String(text ?? "").replaceAll("_", " ");
 
-/** The CSS class of a level's fill: staff__glyph--low, --middle or --high. */
+/**
+ * The CSS class of a level's fill: staff__glyph--low, --middle or --high.
+ * @param {string} level
+ */
 export function levelClass(level) {
   return `staff__glyph--${LEVELS.includes(level) ? level : "middle"}`;
 }
@@ -187,6 +252,7 @@ export function levelClass(level) {
  * A symbol's tooltip, naming its kind, what it says (direction and level, turn, path,
  * size), the column and the part (pre-sign), its beat and duration:
  * "Direction: forward, middle level · right support, foot · beat 0, 1 beat".
+ * @param {ScoreSymbol} symbol
  */
 export function symbolTitle(symbol) {
   const s = symbol;

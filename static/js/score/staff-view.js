@@ -1,3 +1,4 @@
+// @ts-check
 // The score drawn as an SVG staff (read bottom to top) with a cursor at the current
 // time: three staff lines, the columns, bar lines with numbers, beat ticks, the
 // symbols (glyphs.js) each with a <title>, and a cursor that follows the player and,
@@ -10,27 +11,17 @@
 import {
   COLUMN_LABELS, barLines, beatPosition, beatTicks, beatToY, followScroll, staffLayout, yToBeat,
 } from "./layout.js";
-import {
-  directionPoints, dotCentre, holdCircle, levelClass, num, pathBracket, pathLabel, stepSizeBox,
-  stepSizeLabel, symbolBox, symbolTitle, turnLabel, turnPoints,
-} from "./glyphs.js";
+import { num } from "./glyphs.js";
+import { HATCH_ID, drawSymbol, el, points } from "./staff-glyphs.js";
 
-const SVG = "http://www.w3.org/2000/svg";
-const HATCH_ID = "staff-hatch";
+/** @typedef {import("./format.js").Score} Score */
+/** @typedef {import("./glyphs.js").ScoreSymbol} ScoreSymbol */
+/** @typedef {import("./layout.js").StaffLayout} StaffLayout */
 
-/** An SVG element with attributes, appended to `parent` when given. */
-function el(name, attributes = {}, parent = null) {
-  const node = document.createElementNS(SVG, name);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (value != null) node.setAttribute(key, String(value));
-  }
-  parent?.append(node);
-  return node;
-}
-
-const points = (list) => list.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
-
-/** Symbols in reading order: by beat, then column (the server's order, kept stable). */
+/**
+ * Symbols in reading order: by beat, then column (the server's order, kept stable).
+ * @param {ScoreSymbol[]} symbols
+ */
 function ordered(symbols) {
   return [...symbols].map((s, index) => ({ ...s, index }))
     .sort((a, b) => (Number(a.beat) - Number(b.beat)) || (a.index - b.index));
@@ -39,7 +30,7 @@ function ordered(symbols) {
 export class StaffView {
   /**
    * @param {HTMLElement} container the scrolling box (#staff)
-   * @param {{meter: number, measures: number, symbols: object[]}} score
+   * @param {Score} score
    * @param {{onSeek?: (beat: number) => void, canDrag?: () => boolean}} [options]
    */
   constructor(container, score, { onSeek = () => {}, canDrag = () => true } = {}) {
@@ -52,7 +43,15 @@ export class StaffView {
     this.canDrag = canDrag;
     this.beat = 0;
     this.dragging = false;
+    // What render draws (the first render always does).
+    /** @type {SVGSVGElement | null} */
     this.svg = null;
+    /** @type {StaffLayout | null} */
+    this.layout = null;
+    /** @type {SVGGElement | null} */
+    this.cursor = null;
+    /** @type {{g: SVGGElement, symbol: ScoreSymbol, current: boolean}[]} the symbols drawn */
+    this.elements = [];
     this.width = 0;
     container.setAttribute("role", "slider");
     container.setAttribute("aria-orientation", "vertical");
@@ -61,7 +60,10 @@ export class StaffView {
     this.render();
   }
 
-  /** (Re)draw the staff at the container's width (a no-op when the width is the same). */
+  /**
+   * (Re)draw the staff at the container's width (a no-op when the width is the same).
+   * @param {boolean} [force] draw even at the same width
+   */
   render(force = false) {
     const width = Math.max(240, Math.floor(this.container.clientWidth || 340));
     if (!force && this.svg && width === this.width) return;
@@ -81,7 +83,7 @@ export class StaffView {
     const symbols = el("g", { class: "staff__symbols" }, svg);
     this.elements = [];
     for (const symbol of this.symbols) {
-      const g = this.drawSymbol(symbol, layout);
+      const g = drawSymbol(symbol, layout);
       if (!g) continue;
       symbols.append(g);
       this.elements.push({ g, symbol, current: false });
@@ -95,6 +97,7 @@ export class StaffView {
     this.setBeat(this.beat, { follow: true });
   }
 
+  /** @param {SVGSVGElement} svg */
   drawDefs(svg) {
     const defs = el("defs", {}, svg);
     const hatch = el("pattern", {
@@ -104,7 +107,11 @@ export class StaffView {
     el("line", { x1: 0, y1: 0, x2: 0, y2: 4, stroke: "#1c2330", "stroke-width": 1.6 }, hatch);
   }
 
-  /** The staff lines, column guides and labels, bar lines with numbers, beat ticks. */
+  /**
+   * The staff lines, column guides and labels, bar lines with numbers, beat ticks.
+   * @param {SVGSVGElement} svg
+   * @param {StaffLayout} layout
+   */
   drawStaff(svg, layout) {
     const top = layout.top;
     const bottom = layout.bottom;
@@ -153,88 +160,10 @@ export class StaffView {
     el("text", { class: "staff__side-label", x: outerRight, y: bottom + 28, "text-anchor": "middle" }, g).textContent = "R";
   }
 
-  /** One symbol's <g> (its shape and <title>), or null when it cannot be placed. */
-  drawSymbol(symbol, layout) {
-    const column = layout.columns[symbol.column];
-    if (!column) return null;
-    const g = el("g", {
-      class: `staff__symbol staff__symbol--${symbol.kind}`,
-      "data-kind": symbol.kind,
-      "data-column": symbol.column,
-      "data-beat": num(symbol.beat),
-      "data-duration": num(Number(symbol.duration) || 0),
-    });
-    el("title", {}, g).textContent = symbolTitle(symbol);
-    switch (symbol.kind) {
-      case "direction": {
-        const box = symbolBox(layout, symbol);
-        const level = symbol.level ?? "middle";
-        let shape;
-        try {
-          shape = directionPoints(symbol.direction, column.side, box);
-        } catch {
-          return null;
-        }
-        el("polygon", {
-          class: `staff__glyph ${levelClass(level)}`,
-          points: points(shape),
-          fill: level === "high" ? `url(#${HATCH_ID})` : null,
-          "data-direction": symbol.direction,
-          "data-level": level,
-        }, g);
-        if (level === "middle") {
-          const [cx, cy] = dotCentre(symbol.direction, box);
-          el("circle", { class: "staff__dot", cx, cy, r: Math.max(1.6, Math.min(2.6, (box.x1 - box.x0) * 0.12)) }, g);
-        }
-        break;
-      }
-      case "turn": {
-        const box = symbolBox(layout, symbol);
-        el("polygon", { class: "staff__glyph staff__turn", points: points(turnPoints(symbol.turn, box)) }, g);
-        const label = turnLabel(symbol.amount);
-        if (label && box.y1 - box.y0 >= 14) {
-          el("text", {
-            class: "staff__glyph-label", x: (box.x0 + box.x1) / 2, y: (box.y0 + box.y1) / 2 + 3.5, "text-anchor": "middle",
-          }, g).textContent = label;
-        }
-        break;
-      }
-      case "hold": {
-        const circle = holdCircle(layout, symbol);
-        const end = beatToY(layout, Number(symbol.beat) + (Number(symbol.duration) || 0));
-        if (circle.cy - circle.r - end > 2) {
-          el("line", { class: "staff__hold-span", x1: circle.cx, x2: circle.cx, y1: circle.cy - circle.r, y2: end + 1 }, g);
-        }
-        el("circle", { class: "staff__hold", ...circle }, g);
-        break;
-      }
-      case "path": {
-        const bracket = pathBracket(layout, symbol);
-        el("polyline", { class: "staff__path", points: points(bracket.points) }, g);
-        if (bracket.bow) el("path", { class: "staff__path", d: bracket.bow }, g);
-        const label = pathLabel(symbol);
-        if (label) {
-          el("text", { class: "staff__glyph-label staff__path-label", x: bracket.labelX, y: bracket.labelY }, g)
-            .textContent = label;
-        }
-        break;
-      }
-      case "step_size": {
-        const box = stepSizeBox(layout, symbol);
-        el("rect", {
-          class: "staff__tag", x: box.x0, y: box.y0, width: box.x1 - box.x0, height: box.y1 - box.y0, rx: 3,
-        }, g);
-        el("text", {
-          class: "staff__tag-label", x: (box.x0 + box.x1) / 2, y: box.y1 - 3, "text-anchor": "middle",
-        }, g).textContent = stepSizeLabel(symbol.size);
-        break;
-      }
-      default:
-        return null;
-    }
-    return g;
-  }
-
+  /**
+   * @param {SVGSVGElement} svg
+   * @param {StaffLayout} layout
+   */
   drawCursor(svg, layout) {
     const g = el("g", { class: "staff__cursor", "data-cursor": "" }, svg);
     el("rect", { class: "staff__cursor-hit", x: 0, y: -7, width: layout.width, height: 14 }, g);
@@ -246,13 +175,19 @@ export class StaffView {
     return g;
   }
 
-  /** The beat under a pointer event (clamped to the score). */
+  /**
+   * The beat under a pointer event (clamped to the score).
+   * @param {PointerEvent} event
+   */
   beatAt(event) {
-    const rect = this.svg.getBoundingClientRect();
-    const scale = rect.height > 0 ? this.layout.height / rect.height : 1;
-    return yToBeat(this.layout, (event.clientY - rect.top) * scale);
+    const { svg, layout } = this;
+    if (!svg || !layout) return this.beat; // nothing drawn yet
+    const rect = svg.getBoundingClientRect();
+    const scale = rect.height > 0 ? layout.height / rect.height : 1;
+    return yToBeat(layout, (event.clientY - rect.top) * scale);
   }
 
+  /** @param {SVGSVGElement} svg */
   bindPointer(svg) {
     svg.addEventListener("pointerdown", (event) => {
       if (event.button !== 0 || !this.canDrag()) return;
@@ -265,7 +200,7 @@ export class StaffView {
     svg.addEventListener("pointermove", (event) => {
       if (this.dragging) this.onSeek(this.beatAt(event));
     });
-    const end = (event) => {
+    const end = (/** @type {PointerEvent} */ event) => {
       if (!this.dragging) return;
       this.dragging = false;
       delete this.container.dataset.dragging;
@@ -278,12 +213,16 @@ export class StaffView {
   /**
    * Put the cursor on `beat`; the symbols being performed light up. `follow` scrolls
    * the staff to keep the cursor in view (not while it is dragged).
+   * @param {number} beat
+   * @param {{follow?: boolean}} [options]
    */
   setBeat(beat, { follow = false } = {}) {
     const b = Math.min(this.beats, Math.max(0, Number(beat) || 0));
     this.beat = b;
-    const y = beatToY(this.layout, b);
-    this.cursor.setAttribute("transform", `translate(0 ${y.toFixed(2)})`);
+    const { layout, cursor } = this;
+    if (!layout || !cursor) return; // nothing drawn yet
+    const y = beatToY(layout, b);
+    cursor.setAttribute("transform", `translate(0 ${y.toFixed(2)})`);
     this.container.dataset.beat = b.toFixed(3);
     const { bar, beatInBar } = beatPosition(b, this.meter, this.beats);
     this.container.setAttribute("aria-valuenow", b.toFixed(2));
@@ -304,49 +243,11 @@ export class StaffView {
     }
   }
 
-  /** Whether the cursor may be dragged now (a class for the pointer's look). */
+  /**
+   * Whether the cursor may be dragged now (a class for the pointer's look).
+   * @param {boolean} draggable
+   */
   setDraggable(draggable) {
     this.container.classList.toggle("staff--draggable", draggable);
   }
-}
-
-/**
- * A small SVG sample of a sign for the legend: {kind: "direction", direction, level}
- * or {kind: "turn" | "hold" | "path" | "step_size"}; 22 × 30 px.
- */
-export function legendSample(sign) {
-  const svg = el("svg", { class: "staff-legend__sample", width: 22, height: 30, viewBox: "0 0 22 30", "aria-hidden": "true" });
-  // A high level's hatch is the staff's pattern (one document: url(#staff-hatch) resolves).
-  const box = { x0: 4, x1: 18, y0: 3, y1: 27 };
-  switch (sign.kind) {
-    case "direction": {
-      const level = sign.level ?? "middle";
-      el("polygon", {
-        class: `staff__glyph ${levelClass(level)}`,
-        points: points(directionPoints(sign.direction, sign.side ?? 1, box)),
-        fill: level === "high" ? `url(#${HATCH_ID})` : null,
-      }, svg);
-      if (level === "middle") {
-        const [cx, cy] = dotCentre(sign.direction, box);
-        el("circle", { class: "staff__dot", cx, cy, r: 2 }, svg);
-      }
-      break;
-    }
-    case "turn":
-      el("polygon", { class: "staff__glyph staff__turn", points: points(turnPoints(sign.turn ?? "right", box)) }, svg);
-      break;
-    case "hold":
-      el("circle", { class: "staff__hold", cx: 11, cy: 20, r: 4 }, svg);
-      break;
-    case "path":
-      el("polyline", { class: "staff__path", points: points([[8, 3], [14, 3], [14, 27], [8, 27]]) }, svg);
-      break;
-    case "step_size":
-      el("rect", { class: "staff__tag", x: 2, y: 9, width: 18, height: 12, rx: 3 }, svg);
-      el("text", { class: "staff__tag-label", x: 11, y: 18, "text-anchor": "middle" }, svg).textContent = "+1";
-      break;
-    default:
-      break;
-  }
-  return svg;
 }

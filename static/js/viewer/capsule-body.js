@@ -1,3 +1,4 @@
+// @ts-check
 // The optional body of a skeleton: a capsule per bone, i.e. an instanced cylinder
 // from parent to child and an instanced sphere of the same radius at each end. The
 // radius is a third of the bone's length within [MIN_RADIUS_M, MAX_RADIUS_M]; bones
@@ -43,7 +44,11 @@ export class CapsuleBody {
     this.scale = new THREE.Vector3();
   }
 
-  /** Pose the capsules at the frame whose positions start at `positions[base]`. */
+  /**
+   * Pose the capsules at the frame whose positions start at `positions[base]`.
+   * @param {Float32Array} positions flat [frames × joints × 3], metres
+   * @param {number} base
+   */
   setPositions(positions, base) {
     const { a, b, direction, rotation, scale, matrix } = this;
     const p = positions;

@@ -1,9 +1,21 @@
+// @ts-check
 // The shared clock of two transition clips played side by side: where each clip's
 // frames sit on it, and which part (A, the blend, B) each clip shows at a frame.
 // Pure functions (no DOM, no three.js), tested with node's test runner.
 //
 // A layout is a transition's `methods.<method>.layout` from the report (frames):
 // {frames, cut_frame, entry_frame, blend_start_frame, blend_stop_frame}.
+
+/**
+ * @typedef {object} Layout
+ * @property {number} frames the transition clip's
+ * @property {number} cut_frame A's last frame before B
+ * @property {number} entry_frame B's first frame used (at A's rate)
+ * @property {number} blend_start_frame
+ * @property {number} blend_stop_frame exclusive
+ */
+
+/** @typedef {"A" | "blend" | "B"} Part */
 
 /**
  * Offsets (frames) of each clip on the shared clock and its length.
@@ -20,14 +32,22 @@ export function sharedClock(layouts, align) {
   return { offsets, frames };
 }
 
-/** The clip's own frame at shared frame `frame` (held at its first / last frame outside). */
+/**
+ * The clip's own frame at shared frame `frame` (held at its first / last frame outside).
+ * @param {number} frame
+ * @param {number} offset the clip's on the shared clock
+ * @param {number} frames the clip's
+ */
 export function clipFrame(frame, offset, frames) {
   return Math.min(frames - 1, Math.max(0, frame - offset));
 }
 
 /**
  * What the clip shows at its frame `f`: A's frame, the blend, or B's frame.
- * @returns {{part: "A" | "blend" | "B", frame: number}}
+ * @param {{cut_frame: number, entry_frame: number, blend_start_frame: number,
+ *   blend_stop_frame: number}} layout
+ * @param {number} f
+ * @returns {{part: Part, frame: number}}
  */
 export function partAt(layout, f) {
   if (f < layout.blend_start_frame) return { part: "A", frame: f };
@@ -37,13 +57,18 @@ export function partAt(layout, f) {
 
 /**
  * The clip's parts as fractions of the shared clock, for the timeline bands.
- * @returns {Array<{part: "A" | "blend" | "B", from: number, to: number}>}
+ * @param {{frames: number, blend_start_frame: number, blend_stop_frame: number}} layout
+ * @param {number} offset the clip's on the shared clock
+ * @param {number} total the shared clock's frames
+ * @returns {Array<{part: Part, from: number, to: number}>}
  */
 export function bands(layout, offset, total) {
-  const at = (f) => (offset + f) / total;
-  return [
+  const at = (/** @type {number} */ f) => (offset + f) / total;
+  /** @type {Array<{part: Part, from: number, to: number}>} */
+  const all = [
     { part: "A", from: at(0), to: at(layout.blend_start_frame) },
     { part: "blend", from: at(layout.blend_start_frame), to: at(layout.blend_stop_frame) },
     { part: "B", from: at(layout.blend_stop_frame), to: at(layout.frames) },
-  ].filter((band) => band.to > band.from);
+  ];
+  return all.filter((band) => band.to > band.from);
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Joints drawn as shaded spheres in screen space (impostors): one point per joint whose
 // fragment shader paints a lit disc of the joint's radius. One vertex per joint instead
 // of a tessellated sphere: on a CPU rasteriser (SwiftShader, headless Chromium) 141
@@ -55,12 +56,17 @@ export class JointSprites {
     // Pixels per metre at 1 m from a perspective camera, for the canvas being drawn.
     this.object.onBeforeRender = (renderer, scene, camera) => {
       renderer.getDrawingBufferSize(size);
-      const halfFov = THREE.MathUtils.degToRad(camera.fov ?? 50) / 2;
+      const fov = camera instanceof THREE.PerspectiveCamera ? camera.fov : 50;
+      const halfFov = THREE.MathUtils.degToRad(fov) / 2;
       this.material.uniforms.pixelsPerUnit.value = size.y / (2 * Math.tan(halfFov));
     };
   }
 
-  /** Put the joints at `positions[base … base + 3 × joints)` (metres). */
+  /**
+   * Put the joints at `positions[base … base + 3 × joints)` (metres).
+   * @param {Float32Array} positions
+   * @param {number} base
+   */
   setPositions(positions, base) {
     this.buffer.set(positions.subarray(base, base + this.buffer.length));
     this.geometry.attributes.position.needsUpdate = true;

@@ -1,3 +1,4 @@
+// @ts-check
 // Playback clock of a clip: play/pause, speed, frame step, loop, seek.
 //
 // Time is in seconds of the clip (0 … (frames - 1) / fps); `frame` is the nearest
@@ -20,6 +21,7 @@ export class Playback {
     this.speed = 1;
     this.playing = false;
     this.loop = true;
+    /** @type {Set<(playback: Playback) => void>} */
     this.listeners = new Set();
   }
 
@@ -33,7 +35,11 @@ export class Playback {
     return Math.min(this.frames - 1, Math.floor(this.time * this.fps + 1e-6));
   }
 
-  /** Call `listener(playback)` after every change; returns a function that removes it. */
+  /**
+   * Call `listener(playback)` after every change; returns a function that removes it.
+   * @param {(playback: Playback) => void} listener
+   * @returns {() => boolean}
+   */
   onChange(listener) {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -59,20 +65,29 @@ export class Playback {
     else this.play();
   }
 
-  /** Set the speed factor, clamped to SPEEDS' range (0.25× … 2×). */
+  /**
+   * Set the speed factor, clamped to SPEEDS' range (0.25× … 2×); 1 when not a number.
+   * @param {number} speed
+   */
   setSpeed(speed) {
     this.speed = Math.min(SPEEDS[SPEEDS.length - 1], Math.max(SPEEDS[0], Number(speed) || 1));
     this.emit();
   }
 
-  /** One step along SPEEDS: +1 faster, -1 slower. */
+  /**
+   * One step along SPEEDS: +1 faster, -1 slower.
+   * @param {number} direction
+   */
   shiftSpeed(direction) {
     const index = SPEEDS.findIndex((s) => s >= this.speed - 1e-9);
     const next = Math.min(SPEEDS.length - 1, Math.max(0, index + Math.sign(direction)));
     this.setSpeed(SPEEDS[next]);
   }
 
-  /** Change the number of frames (≥ 1), keeping the time where it still fits. */
+  /**
+   * Change the number of frames (≥ 1), keeping the time where it still fits.
+   * @param {number} frames
+   */
   setLength(frames) {
     if (!(frames >= 1)) throw new Error(`bad length: ${frames} frames`);
     this.frames = frames;
@@ -80,7 +95,10 @@ export class Playback {
     this.emit();
   }
 
-  /** Show frame `frame` (clamped), and pause. */
+  /**
+   * Show frame `frame` (clamped), and pause.
+   * @param {number} frame
+   */
   seek(frame) {
     const f = Math.min(this.frames - 1, Math.max(0, Math.round(frame)));
     this.time = f / this.fps;
@@ -88,13 +106,17 @@ export class Playback {
     this.emit();
   }
 
-  /** Move by `count` frames (negative: back), pausing. */
+  /**
+   * Move by `count` frames (negative: back), pausing.
+   * @param {number} count
+   */
   step(count) {
     this.seek(this.frame + count);
   }
 
   /**
    * Advance the clock by `dt` wall-clock seconds × speed while playing.
+   * @param {number} dt
    * @returns {boolean} whether the frame changed
    */
   update(dt) {

@@ -1,3 +1,4 @@
+// @ts-check
 // A skeleton drawn from the server's ready-to-play arrays (motioncore.export.viewer_arrays):
 // joints as lit sphere impostors (joint-sprites.js), bones as one line-segment geometry,
 // and on demand a capsule body (capsule-body.js). Buffers are allocated once and
@@ -16,8 +17,7 @@ const MIN_JOINT_RADIUS_M = 0.005;
 
 export class SkeletonView {
   /**
-   * @param {{positions: number[] | Float32Array, parents: number[], end_site?: boolean[],
-   *          frames: number, joints: number}} arrays
+   * @param {import("./arrays.js").ViewerArrays} arrays
    * @param {{color?: number, opacity?: number}} [style]
    */
   constructor(arrays, style = {}) {
@@ -45,6 +45,7 @@ export class SkeletonView {
     this.lines.frustumCulled = false;
     this.sprites = new JointSprites(this.jointRadii(), this.style);
     this.group.add(this.sprites.object, this.lines);
+    /** @type {CapsuleBody | null} built on first use */
     this.body = null;
     this.frame = -1;
     this.update(0);
@@ -78,7 +79,10 @@ export class SkeletonView {
     });
   }
 
-  /** Show or hide the capsule body (built on first use). */
+  /**
+   * Show or hide the capsule body (built on first use).
+   * @param {boolean} visible
+   */
   showBody(visible) {
     if (visible && !this.body) {
       const material = new THREE.MeshStandardMaterial({
@@ -93,13 +97,22 @@ export class SkeletonView {
     this.update(frame);
   }
 
-  /** World position [x, y, z] of `joint` at `frame`, metres. */
-  jointPosition(frame, joint, out = new THREE.Vector3()) {
+  /**
+   * World position [x, y, z] of `joint` at `frame`, metres, into `out`.
+   * @param {number} frame
+   * @param {number} joint
+   * @param {THREE.Vector3} out
+   * @returns {THREE.Vector3} out
+   */
+  jointPosition(frame, joint, out) {
     const i = (frame * this.joints + joint) * 3;
     return out.set(this.positions[i], this.positions[i + 1], this.positions[i + 2]);
   }
 
-  /** Pose the skeleton at `frame` (clamped to the clip). */
+  /**
+   * Pose the skeleton at `frame` (clamped to the clip).
+   * @param {number} frame
+   */
   update(frame) {
     const f = Math.min(this.frames - 1, Math.max(0, frame | 0));
     if (f === this.frame) return;

@@ -1,17 +1,32 @@
+// @ts-check
 // The 3-D stage: renderer, camera, lights, a metre grid with labels, orbit controls and
 // camera presets (front, side, top, follow the root). Y is up, metres.
 
 import * as THREE from "three";
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
+import { context2d } from "../dom.js";
 
 const GRID_HALF_M = 10;
+const DISTANCE_M = 4.5;
+/** Camera offset from the point it looks at, per preset: front (+Z), side (+X), top, follow. */
+const PRESETS = new Map([
+  ["front", new THREE.Vector3(0, 0.4, DISTANCE_M)],
+  ["side", new THREE.Vector3(DISTANCE_M, 0.4, 0)],
+  ["top", new THREE.Vector3(0, DISTANCE_M * 1.6, 0.01)],
+  ["follow", new THREE.Vector3(DISTANCE_M * 0.6, 0.8, DISTANCE_M * 0.8)],
+]);
+/** The preset's centre (a copy: the caller may pass the stage's own target). */
+const presetCentre = new THREE.Vector3();
 
-/** A text sprite (canvas texture) for the grid's metre labels. */
+/**
+ * A text sprite (canvas texture) for the grid's metre labels.
+ * @param {string} text
+ */
 function label(text) {
   const canvas = document.createElement("canvas");
   canvas.width = 96;
   canvas.height = 32;
-  const context = canvas.getContext("2d");
+  const context = context2d(canvas);
   context.fillStyle = "#5b6472";
   context.font = "20px system-ui, sans-serif";
   context.textAlign = "center";
@@ -68,25 +83,26 @@ export class Stage {
     return group;
   }
 
-  /** Put the camera in front (+Z), at the side (+X), on top, or follow the root. */
+  /**
+   * Put the camera in front (+Z), at the side (+X), on top, or follow the root.
+   * @param {string} name "front", "side", "top" or "follow" (a button's data-preset)
+   * @param {THREE.Vector3} [center] the point looked at (metres)
+   */
   preset(name, center = this.target) {
-    const c = center.clone();
-    const distance = 4.5;
-    const positions = {
-      front: new THREE.Vector3(c.x, c.y + 0.4, c.z + distance),
-      side: new THREE.Vector3(c.x + distance, c.y + 0.4, c.z),
-      top: new THREE.Vector3(c.x, c.y + distance * 1.6, c.z + 0.01),
-      follow: new THREE.Vector3(c.x + distance * 0.6, c.y + 0.8, c.z + distance * 0.8),
-    };
-    if (!(name in positions)) throw new Error(`unknown camera preset ${name}`);
-    this.camera.position.copy(positions[name]);
+    const offset = PRESETS.get(name);
+    if (!offset) throw new Error(`unknown camera preset ${name}`);
+    const c = presetCentre.copy(center);
+    this.camera.position.copy(c).add(offset);
     this.controls.target.copy(c);
     this.controls.update();
     this.follow = name === "follow";
     this.offset.copy(this.camera.position).sub(c);
   }
 
-  /** Keep the camera's offset to `center` (the root, at hip height) when following. */
+  /**
+   * Keep the camera's offset to `center` (the root, at hip height) when following.
+   * @param {THREE.Vector3} center metres (copied)
+   */
   track(center) {
     this.target.copy(center);
     if (!this.follow) return;

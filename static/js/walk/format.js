@@ -1,3 +1,4 @@
+// @ts-check
 // Words and numbers of the Walk page: a generation's parameters, its measures with
 // their units, its downloads, and the path editor's summary. Pure functions (no DOM),
 // tested with node (tests/js/walk-path.test.mjs).
@@ -8,6 +9,22 @@
 
 import { pathLength, walkEstimate } from "./path.js";
 
+/**
+ * A walk's parameters as the API gives them back.
+ * @typedef {{path?: number[][], speed_mps?: number, seconds?: number | null, mode?: string,
+ *   foot_lock?: boolean}} WalkParameters
+ */
+
+/**
+ * A generation as the API gives it; `result` holds its measures (numbers, null when absent).
+ * @typedef {object} Generation
+ * @property {number} id
+ * @property {WalkParameters} [parameters]
+ * @property {import("../runs.js").Run | null} [run]
+ * @property {Record<string, number | null | undefined> | null} [result]
+ * @property {Record<string, string | null | undefined> | null} [downloads] URL per file name
+ */
+
 export const DOWNLOADS = Object.freeze([
   ["walk.bvh", "BVH on the clip's rig"],
   ["walk-canonical.bvh", "BVH on the canonical skeleton"],
@@ -15,15 +32,23 @@ export const DOWNLOADS = Object.freeze([
   ["viewer.json", "Viewer arrays (JSON)"],
 ]);
 
-const finite = (value) => value != null && value !== "" && Number.isFinite(Number(value));
+const finite = (/** @type {unknown} */ value) => value != null && value !== "" && Number.isFinite(Number(value));
 
-/** `value` with `digits` decimals and its unit ("0.123 m"), or "—" when absent. */
+/**
+ * `value` with `digits` decimals and its unit ("0.123 m"), or "—" when absent.
+ * @param {unknown} value a number, or a number's text
+ * @param {number} digits
+ * @param {string} [unit]
+ */
 export function quantity(value, digits, unit) {
   if (!finite(value)) return "—";
   return `${Number(value).toFixed(digits)}${unit ? ` ${unit}` : ""}`;
 }
 
-/** "4 points · 10.00 m · 1.30 m/s · to the path's end · constant · foot lock on". */
+/**
+ * "4 points · 10.00 m · 1.30 m/s · to the path's end · constant · foot lock on".
+ * @param {WalkParameters | null | undefined} parameters
+ */
 export function parametersText(parameters) {
   const p = parameters ?? {};
   const points = p.path ?? [];
@@ -38,7 +63,10 @@ export function parametersText(parameters) {
   ].join(" · ");
 }
 
-/** One line of the main measures ("path RMS 0.123 m · foot slide 0.012 m/s · 460 frames"). */
+/**
+ * One line of the main measures ("path RMS 0.123 m · foot slide 0.012 m/s · 460 frames").
+ * @param {Generation["result"]} result
+ */
 export function measuresText(result) {
   if (!result || !finite(result.frames)) return "";
   return [
@@ -50,18 +78,21 @@ export function measuresText(result) {
 
 /**
  * The measures panel: [label, value, explanation] rows, with units.
+ * @param {Generation["result"]} result
+ * @param {WalkParameters | null | undefined} parameters
  * @returns {Array<[string, string, string]>}
  */
 export function measureRows(result, parameters) {
   const r = result ?? {};
-  const seconds = finite(r.frames) && finite(r.fps) && r.fps > 0 ? (r.frames - 1) / r.fps : null;
+  const { frames, fps } = r;
+  const seconds = finite(frames) && finite(fps) && Number(fps) > 0 ? (Number(frames) - 1) / Number(fps) : null;
   return [
     ["Path RMS", quantity(r.path_rms_m, 3, "m"), "root to the requested path, root mean square"],
     ["Foot slide", quantity(r.foot_slide_mps, 3, "m/s"), "planted feet, after the foot lock"],
     ["Foot slide before the lock", quantity(r.foot_slide_raw_mps, 3, "m/s"), "the network's own"],
     [
       "Under the ground",
-      finite(r.penetration_worst_m) ? quantity(100 * r.penetration_worst_m, 1, "cm") : "—",
+      finite(r.penetration_worst_m) ? quantity(100 * Number(r.penetration_worst_m), 1, "cm") : "—",
       "the deepest any foot point goes",
     ],
     ["End distance", quantity(r.end_distance_m, 2, "m"), "last root position to the path's end"],
@@ -77,7 +108,11 @@ export function measureRows(result, parameters) {
   ];
 }
 
-/** [filename, label, url | null] of each download of a generation. */
+/**
+ * [filename, label, url | null] of each download of a generation.
+ * @param {Generation["downloads"]} downloads
+ * @returns {Array<[string, string, string | null]>}
+ */
 export function downloadRows(downloads) {
   return DOWNLOADS.map(([name, label]) => [name, label, downloads?.[name] ?? null]);
 }
@@ -85,6 +120,9 @@ export function downloadRows(downloads) {
 /**
  * The editor's summary: "3 points · 6.40 m · about 4.9 s at 1.30 m/s", or with a set
  * duration "… · 8.0 s at 1.30 m/s ≈ 10.40 m (more than the path)".
+ * @param {ReadonlyArray<import("./path.js").PointLike>} points
+ * @param {number} speed m/s
+ * @param {number | null} [seconds]
  */
 export function pathSummary(points, speed, seconds = null) {
   if (points.length === 0) return "No path yet: click on the map, or pick a ready-made path.";

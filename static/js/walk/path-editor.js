@@ -1,3 +1,4 @@
+// @ts-check
 // The Walk page's path editor: the ground from above on a 2-D canvas (a metre grid with
 // labels, the origin, +z up the screen and +x to the left, see path.js), the path's
 // points (the first one is the start), and, once a walk is loaded, the ground track of
@@ -6,7 +7,11 @@
 // Click to add a point, drag a point to move it, right-click (or Backspace) to remove
 // the last one. `root` gets data-points (how many) and data-length-m.
 
+import { context2d } from "../dom.js";
 import { GRAB_PX, HALF_M, labelStep, mapView, pathLength, pointAt, snapPoint, toGround, toScreen } from "./path.js";
+
+/** @typedef {import("./path.js").Point} Point */
+/** @typedef {import("./path.js").PointLike} PointLike */
 
 const COLORS = {
   background: "#f4f6f9",
@@ -22,40 +27,45 @@ const COLORS = {
 export class PathEditor {
   /**
    * @param {HTMLElement} root the editor (focusable), holding a <canvas data-path-canvas>
-   * @param {{onChange?: (points: number[][]) => void}} [options]
+   * @param {{onChange?: (points: Point[]) => void}} [options]
    */
   constructor(root, { onChange } = {}) {
     this.root = root;
-    this.canvas = root.querySelector("[data-path-canvas]");
-    this.context = this.canvas.getContext("2d");
+    this.canvas = /** @type {HTMLCanvasElement} */ (root.querySelector("[data-path-canvas]"));
+    this.context = context2d(this.canvas);
     this.onChange = onChange;
+    /** @type {Point[]} */
     this.points = [];
+    /** @type {ReadonlyArray<PointLike> | null} */
     this.track = null;
+    /** @type {PointLike | null} */
     this.marker = null;
     this.dragging = -1;
     this.view = mapView(1, 1);
-    this.handlers = {
-      pointerdown: (event) => this.press(event),
-      pointermove: (event) => this.move(event),
-      pointerup: (event) => this.release(event),
-      pointercancel: (event) => this.release(event),
-      contextmenu: (event) => {
-        event.preventDefault();
-        this.removeLast();
-      },
-      keydown: (event) => {
-        if (event.key !== "Backspace" && event.key !== "Delete") return;
-        event.preventDefault();
-        this.removeLast();
-      },
-    };
-    for (const [type, handler] of Object.entries(this.handlers)) {
-      (type === "keydown" ? root : this.canvas).addEventListener(type, handler);
-    }
+    this.size = { width: 1, height: 1 };
+    this.listening = new AbortController();
+    const { signal } = this.listening;
+    const canvas = this.canvas;
+    canvas.addEventListener("pointerdown", (event) => this.press(event), { signal });
+    canvas.addEventListener("pointermove", (event) => this.move(event), { signal });
+    canvas.addEventListener("pointerup", (event) => this.release(event), { signal });
+    canvas.addEventListener("pointercancel", (event) => this.release(event), { signal });
+    canvas.addEventListener("contextmenu", (event) => {
+      event.preventDefault();
+      this.removeLast();
+    }, { signal });
+    root.addEventListener("keydown", (event) => {
+      if (event.key !== "Backspace" && event.key !== "Delete") return;
+      event.preventDefault();
+      this.removeLast();
+    }, { signal });
     this.resize();
   }
 
-  /** Replace the path (ground points [x, z], metres). */
+  /**
+   * Replace the path (ground points [x, z], metres).
+   * @param {ReadonlyArray<PointLike>} points
+   */
   setPoints(points) {
     this.points = points.map((point) => snapPoint(point));
     this.changed();
@@ -72,14 +82,20 @@ export class PathEditor {
     this.changed();
   }
 
-  /** Show the root's ground track of a loaded walk ([x, z] per frame; null: none). */
+  /**
+   * Show the root's ground track of a loaded walk ([x, z] per frame; null: none).
+   * @param {ReadonlyArray<PointLike> | null} track
+   */
   setTrack(track) {
     this.track = track;
     this.marker = null;
     this.draw();
   }
 
-  /** Show the walker at ground point [x, z] (null: hide it). */
+  /**
+   * Show the walker at ground point [x, z] (null: hide it).
+   * @param {PointLike | null} point
+   */
   setMarker(point) {
     this.marker = point;
     this.draw();
@@ -92,12 +108,17 @@ export class PathEditor {
     this.onChange?.(this.points);
   }
 
-  /** Canvas pixel of a pointer event (the canvas may be drawn at devicePixelRatio). */
+  /**
+   * Canvas pixel of a pointer event (the canvas may be drawn at devicePixelRatio).
+   * @param {MouseEvent} event
+   * @returns {Point}
+   */
   pixel(event) {
     const box = this.canvas.getBoundingClientRect();
     return [event.clientX - box.left, event.clientY - box.top];
   }
 
+  /** @param {PointerEvent} event */
   press(event) {
     if (event.button !== 0) return;
     event.preventDefault();
@@ -112,6 +133,7 @@ export class PathEditor {
     this.canvas.setPointerCapture?.(event.pointerId);
   }
 
+  /** @param {PointerEvent} event */
   move(event) {
     const [px, py] = this.pixel(event);
     if (this.dragging < 0) {
@@ -125,6 +147,7 @@ export class PathEditor {
     this.changed();
   }
 
+  /** @param {PointerEvent} event */
   release(event) {
     if (this.dragging < 0) return;
     this.dragging = -1;
@@ -153,10 +176,13 @@ export class PathEditor {
     this.drawPath(c);
   }
 
-  /** 1 m lines (5 m darker), labels along the bottom (x) and left (z), the origin, axes. */
+  /**
+   * 1 m lines (5 m darker), labels along the bottom (x) and left (z), the origin, axes.
+   * @param {CanvasRenderingContext2D} c
+   */
   drawGrid(c) {
     const { half, scale } = this.view;
-    const at = (x, z) => toScreen(this.view, [x, z]);
+    const at = (/** @type {number} */ x, /** @type {number} */ z) => toScreen(this.view, [x, z]);
     c.lineWidth = 1;
     for (let m = -half; m <= half; m += 1) {
       c.strokeStyle = m % 5 === 0 ? COLORS.major : COLORS.minor;
@@ -179,7 +205,11 @@ export class PathEditor {
     this.drawAxes(c, at(0, 0));
   }
 
-  /** The axes through the origin, arrows at +x (left) and +z (up), the origin dot. */
+  /**
+   * The axes through the origin, arrows at +x (left) and +z (up), the origin dot.
+   * @param {CanvasRenderingContext2D} c
+   * @param {Point} origin its pixel
+   */
   drawAxes(c, [ox, oy]) {
     const { half } = this.view;
     const xEnd = toScreen(this.view, [half, 0]);
@@ -204,6 +234,7 @@ export class PathEditor {
     c.fillText("0", ox + 5, oy + 3);
   }
 
+  /** @param {CanvasRenderingContext2D} c */
   drawTrack(c) {
     if (this.track && this.track.length > 1) {
       c.strokeStyle = COLORS.track;
@@ -227,7 +258,10 @@ export class PathEditor {
     }
   }
 
-  /** The polyline with an arrow on each segment, numbered points, the start in green. */
+  /**
+   * The polyline with an arrow on each segment, numbered points, the start in green.
+   * @param {CanvasRenderingContext2D} c
+   */
   drawPath(c) {
     const screen = this.points.map((point) => toScreen(this.view, point));
     c.strokeStyle = COLORS.path;
@@ -235,6 +269,7 @@ export class PathEditor {
     c.lineWidth = 3;
     for (let i = 1; i < screen.length; i += 1) {
       this.line(c, screen[i - 1], screen[i]);
+      /** @type {Point} */
       const mid = [(screen[i - 1][0] + screen[i][0]) / 2, (screen[i - 1][1] + screen[i][1]) / 2];
       this.head(c, screen[i - 1], mid, 7);
     }
@@ -251,6 +286,11 @@ export class PathEditor {
     });
   }
 
+  /**
+   * @param {CanvasRenderingContext2D} c
+   * @param {PointLike} from a pixel
+   * @param {PointLike} to a pixel
+   */
   line(c, [ax, ay], [bx, by]) {
     c.beginPath();
     c.moveTo(ax, ay);
@@ -258,7 +298,13 @@ export class PathEditor {
     c.stroke();
   }
 
-  /** A filled arrow head at `to`, pointing away from `from`. */
+  /**
+   * A filled arrow head at `to`, pointing away from `from`.
+   * @param {CanvasRenderingContext2D} c
+   * @param {PointLike} from a pixel
+   * @param {PointLike} to a pixel
+   * @param {number} size pixels
+   */
   head(c, [ax, ay], [bx, by], size) {
     const angle = Math.atan2(by - ay, bx - ax);
     c.beginPath();
@@ -270,8 +316,6 @@ export class PathEditor {
   }
 
   dispose() {
-    for (const [type, handler] of Object.entries(this.handlers)) {
-      (type === "keydown" ? this.root : this.canvas).removeEventListener(type, handler);
-    }
+    this.listening.abort();
   }
 }

@@ -1,4 +1,5 @@
-"""The Celery app that integration-test workers run: webapp's app plus one test-only stage.
+"""The Celery app that integration-test workers run: webapp's app plus one test-only stage
+(registered as a kind of run of its own, ``itest``, like any app's).
 
 Started as ``celery -A itest_worker worker`` with this folder on ``PYTHONPATH``; the
 production app (``webapp``) never imports it. The ``itest_pause`` stage makes a
@@ -21,7 +22,8 @@ import django
 django.setup()
 
 from webapp.celery import app  # noqa: E402
-from webapp.runs.stages import STAGES, Context, Progress  # noqa: E402
+from webapp.runs import registry  # noqa: E402
+from webapp.runs.stages import Context, Progress  # noqa: E402
 
 PAUSE_STAGE = "itest_pause"  # the same name as harness.PAUSE_STAGE
 TICK_S = 0.2
@@ -44,6 +46,6 @@ def pause(context: Context, progress: Progress) -> None:
         time.sleep(TICK_S)
 
 
-STAGES[PAUSE_STAGE] = pause
+registry.register("itest", stages={PAUSE_STAGE: pause})
 
 __all__ = ["PAUSE_STAGE", "app"]

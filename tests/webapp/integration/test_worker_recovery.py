@@ -25,19 +25,17 @@ from rest_framework.test import APIClient
 
 from motioncore import bvh
 from webapp.clips.models import Artifact, ArtifactKind, Clip
-from webapp.clips.services import clip_upload_create
+from webapp.clips.services import DEFAULT_STAGES, clip_upload_create
 from webapp.projects.models import Project
 from webapp.runs.models import FINISHED, Run, Status
-from webapp.runs.services import DEFAULT_STAGES, run_start
+from webapp.runs.services import run_start
 
 from .harness import PAUSE_STAGE, STALE_AFTER_S, RedisServer, Worker, wait_for
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "games105" / "walk60.bvh"
-ALL_KINDS = sorted(
-    k.value for k in ArtifactKind if not k.value.startswith(("transition", "pfnn"))
-)  # what an upload's pipeline stores; transitions and PFNN walks store the rest
+ALL_KINDS = sorted(kind.value for kind in ArtifactKind)  # what an upload's pipeline stores
 RUN_TIMEOUT_S = 60
 SLOW_STAGES = ["ingest", PAUSE_STAGE, "clean", "analyze"]
 

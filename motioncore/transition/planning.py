@@ -1,0 +1,252 @@
+"""Transitions from clip A into clip B: where to cut A, where to enter B, and how good it is.
+
+Seed 000 §4.1 cuts A at a momentum transition point (MTP, §3.1) and aligns B to
+it; §6.3 compares MTP with three baselines (the cut methods:
+:mod:`motioncore.transition.cuts`); §6.1 defines the metrics
+(:mod:`motioncore.transition.metrics`); §6.2 advises an inserted transition (or
+a longer blend) for near-180° reversals.
+
+Conventions: metres, seconds, radians, Y up, quaternions ``(w, x, y, z)``;
+velocities are COM velocities (:func:`motioncore.analysis.momentum.measure`).
+
+Every method enters B at the best entry for its cut
+(:func:`motioncore.transition.entry.best_entry`). ``recommendation`` is
+:data:`motioncore.analysis.mtp.REVERSAL_ADVICE` when the angle between A's velocity at
+the cut and B's aligned entry velocity is ≥ 150°, or, for ``mtp``, when the only
+candidates were reversals (§6.2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from motioncore.analysis import momentum, mtp
+from motioncore.clip import Clip
+from motioncore.errors import MotionCoreError
+from motioncore.transition import blend as blend_mod
+from motioncore.transition import engine
+from motioncore.transition.cuts import (
+    METHODS,
+    Cut,
+    CutMethod,
+    Pair,
+    baseline_cut,
+    entry_for,
+    mtp_cut,
+    prepare,
+)
+from motioncore.transition.entry import (
+    DEFAULT_WEIGHTS,
+    Entry,
+    EntryWeights,
+    Features,
+)
+from motioncore.transition.metrics import Metrics, State, evaluate
+
+FloatArray = NDArray[np.float64]
+REVERSAL_DEG = 150.0
+
+
+@dataclass(frozen=True, eq=False)
+class Transition:
+    """One planned transition: the cut, the entry, the blended clip and its metrics.
+
+    ``candidates`` is how many MTP candidate cuts were paired with entries (0 for
+    the baselines).
+    """
+
+    cut: Cut
+    entry: Entry
+    result: blend_mod.BlendResult
+    metrics: Metrics
+    state: State
+    recommendation: str | None
+    blend_s: float
+    candidates: int = 0
+
+    @property
+    def clip(self) -> Clip:
+        """The transition clip (A until the cut, the blend, then aligned B)."""
+        return self.result.clip
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-able report (the clip itself is exported separately)."""
+        return {
+            "cut": self.cut.as_dict(),
+            "entry": self.entry.as_dict(),
+            "blend_s": self.blend_s,
+            "blend": self.result.method,
+            "layout": self.result.as_dict(),
+            "metrics": self.metrics.as_dict(),
+            "state": self.state.as_dict(),
+            "recommendation": self.recommendation,
+            "candidates": self.candidates,
+        }
+
+
+def _plan(
+    pair: Pair,
+    method: CutMethod,
+    *,
+    blend_s: float,
+    blend: blend_mod.Method,
+    threshold_ratio: float,
+    search_s: float,
+    weights: EntryWeights,
+) -> Transition:
+    if method not in METHODS:
+        raise MotionCoreError(f"unknown cut method {method!r}: use one of {METHODS}")
+    if blend not in blend_mod.BLENDS:
+        raise MotionCoreError(f"unknown blend {blend!r}: use crossfade or inertialize")
+    chosen: Entry | None = None
+    result, considered = pair.undirected, 0
+    if method == "mtp":
+        cut, chosen, result, considered = mtp_cut(pair, search_s, weights)
+    else:
+        cut = baseline_cut(pair, method, threshold_ratio)
+    entry = chosen if chosen is not None else entry_for(pair, cut.frame, search_s, weights)
+    joined = blend_mod.BLENDS[blend](
+        pair.a.clip, cut.frame, pair.b.clip, entry.frame, blend_s, roles=pair.a.roles
+    )
+    metrics, state = evaluate(pair.a, pair.b, joined, entry.pose_m)
+    reversal = state.angle_deg is not None and state.angle_deg >= REVERSAL_DEG
+    advice = mtp.REVERSAL_ADVICE if reversal or result.recommendation else None
+    return Transition(cut, entry, joined, metrics, state, advice, blend_s, considered)
+
+
+def plan(
+    a: Clip | Features,
+    b: Clip | Features,
+    *,
+    method: CutMethod = "mtp",
+    alpha: float = 0.6,
+    theta_max_deg: float = 75.0,
+    curve: momentum.CurveMethod = "speed",
+    blend_s: float = 0.12,
+    blend: blend_mod.Method = "crossfade",
+    phase_a: ArrayLike | None = None,
+    phase_b: ArrayLike | None = None,
+    threshold_ratio: float = 0.5,
+    search_s: float = 1.0,
+    weights: EntryWeights = DEFAULT_WEIGHTS,
+) -> Transition:
+    """Plan the transition from A into B with one cut ``method`` (module docstring).
+
+    Args:
+        a, b: clips of the same skeleton (or their :func:`motioncore.transition.entry.features`);
+            B is resampled to A's rate and put in A's joint order when needed.
+        alpha, theta_max_deg, curve: the MTP test (seed 000 §3.1, §3.3).
+        blend_s, blend: blend length (seconds) and kind (:mod:`motioncore.transition.blend`).
+        phase_a, phase_b: ``[F_A]``, ``[F_B]`` gait phase, radians (nan = undefined).
+        threshold_ratio: the ``threshold`` method's fraction of the peak speed.
+        search_s, weights: the entry search (:mod:`motioncore.transition.entry`).
+
+    Raises:
+        MotionCoreError: different skeletons, unknown method, blend or curve,
+            clips shorter than 3 frames, phases of the wrong length.
+    """
+    pair = prepare(a, b, alpha, theta_max_deg, curve, phase_a, phase_b)
+    return _plan(
+        pair,
+        method,
+        blend_s=blend_s,
+        blend=blend,
+        threshold_ratio=threshold_ratio,
+        search_s=search_s,
+        weights=weights,
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class Comparison:
+    """The four cut methods on one pair of clips (``transitions`` by method)."""
+
+    transitions: dict[CutMethod, Transition]
+    engine: dict[str, Any]
+    alpha: float
+    theta_max_deg: float
+    curve: str
+    blend_s: float
+    blend: blend_mod.Method
+    leading_frames_dropped: tuple[int, int] = (0, 0)
+
+    @property
+    def chosen(self) -> Transition:
+        """The MTP transition (the one to export)."""
+        return self.transitions["mtp"]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The stable report: ``cut``, ``entry`` (MTP's), ``blend_s``, ``blend``, ``metrics``
+        per method, ``methods`` (each method's ``cut``, ``entry``, ``layout`` and
+        ``recommendation``), ``engine``, ``recommendation``, ``alpha``, ``theta_max_deg``,
+        ``curve``."""
+        return {
+            "cut": self.chosen.cut.as_dict(),
+            "entry": self.chosen.entry.as_dict(),
+            "blend_s": self.blend_s,
+            "blend": self.blend,
+            "metrics": {m: t.metrics.as_dict() for m, t in self.transitions.items()},
+            "methods": {
+                m: {
+                    "cut": t.cut.as_dict(),
+                    "entry": t.entry.as_dict(),
+                    "layout": t.result.as_dict(),
+                    "recommendation": t.recommendation,
+                }
+                for m, t in self.transitions.items()
+            },
+            "engine": self.engine,
+            "recommendation": self.chosen.recommendation,
+            "alpha": self.alpha,
+            "theta_max_deg": self.theta_max_deg,
+            "curve": self.curve,
+            "leading_frames_dropped": dict(zip("ab", self.leading_frames_dropped, strict=True)),
+        }
+
+
+def compare(
+    a: Clip | Features,
+    b: Clip | Features,
+    *,
+    alpha: float = 0.6,
+    theta_max_deg: float = 75.0,
+    curve: momentum.CurveMethod = "speed",
+    blend_s: float = 0.12,
+    blend: blend_mod.Method = "crossfade",
+    phase_a: ArrayLike | None = None,
+    phase_b: ArrayLike | None = None,
+    threshold_ratio: float = 0.5,
+    search_s: float = 1.0,
+    weights: EntryWeights = DEFAULT_WEIGHTS,
+) -> Comparison:
+    """:func:`plan` with every method of :data:`METHODS` (clips measured once) and the
+    engine settings of the MTP transition (:func:`motioncore.transition.engine.parameters`)."""
+    pair = prepare(a, b, alpha, theta_max_deg, curve, phase_a, phase_b)
+    transitions = {
+        m: _plan(
+            pair,
+            m,
+            blend_s=blend_s,
+            blend=blend,
+            threshold_ratio=threshold_ratio,
+            search_s=search_s,
+            weights=weights,
+        )
+        for m in METHODS
+    }
+    chosen = transitions["mtp"]
+    settings = engine.parameters(
+        chosen.cut.frame,
+        pair.a.clip.num_frames,
+        chosen.entry.frame,
+        pair.b.clip.num_frames,
+        pair.a.clip.fps,
+        blend_s,
+    )
+    return Comparison(
+        transitions, settings, alpha, theta_max_deg, curve, blend_s, blend, pair.dropped
+    )

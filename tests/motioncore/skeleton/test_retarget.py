@@ -1,0 +1,123 @@
+"""The canonical skeleton and retargeting onto it and back (motioncore.skeleton.canonical,
+motioncore.skeleton.retarget), on the shipped samples and on every humanoid of the corpus."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from motioncore import bvh, fk, quat
+from motioncore.clip import Clip
+from motioncore.errors import SkeletonError
+from motioncore.skeleton import ROLES, canonical, infer, landmarks, retarget
+from support.corpus import corpus_bvh_params
+from support.paths import SAMPLE_DIR
+
+SAMPLES = [
+    SAMPLE_DIR / "games105" / "walk60.bvh",
+    SAMPLE_DIR / "cmu-bvh11" / "131_02.bvh",
+    SAMPLE_DIR / "deep-motion-editing" / "xia_angry_13_000.bvh",
+    SAMPLE_DIR / "makehuman" / "walk1.bvh",
+]
+
+
+def _landmarks(clip: Clip) -> dict[str, np.ndarray]:
+    positions = fk.positions(clip)
+    return landmarks.landmarks(landmarks.Rig.of(clip.skeleton, positions[0]), positions)
+
+
+def _direction_error_deg(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> float:
+    """Largest angle between the two motions' bones (every solved role to the landmark
+    it points at), over frames."""
+    worst = 0.0
+    for role, (toward, _) in retarget.SEGMENTS.items():
+        if toward not in a:
+            continue
+        u = a[toward] - a[role]
+        v = b[toward] - b[role]
+        cos = np.sum(u * v, axis=-1) / (np.linalg.norm(u, axis=-1) * np.linalg.norm(v, axis=-1))
+        worst = max(worst, float(np.degrees(np.arccos(np.clip(cos.min(), -1.0, 1.0)))))
+    return worst
+
+
+def test_the_canonical_skeleton_has_every_role_by_name_and_stands_on_the_ground() -> None:
+    skeleton = canonical.skeleton()
+    assert skeleton.num_joints == 26 and int(skeleton.end_site.sum()) == 5
+    found = canonical.roles()
+    assert found.unresolved == () and set(found.joints) == set(ROLES)
+    assert {role: skeleton.names[j] for role, j in found.joints.items()} == {
+        role: name for name, role in canonical.ROLE_OF.items()
+    }
+    rest = canonical.rest_positions()
+    assert rest[canonical.NAMES.index("LeftToe_End"), 1] == pytest.approx(0.0)
+    assert rest[canonical.NAMES.index("Head_End"), 1] == pytest.approx(1.75)
+    left, right = rest[canonical.NAMES.index("LeftHand")], rest[canonical.NAMES.index("RightHand")]
+    assert left[0] > 0.5 and right[0] == pytest.approx(-left[0])  # T-pose, left is +X
+
+
+def test_a_canonical_clip_comes_back_unchanged() -> None:
+    source = retarget.to_canonical(bvh.load(SAMPLES[0]))
+    again = retarget.to_canonical(source)
+    assert again.meta["retarget"]["scale"] == pytest.approx(1.0)
+    np.testing.assert_allclose(fk.positions(again), fk.positions(source), atol=1e-4)  # 0.1 mm
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+def test_retargeting_keeps_every_bone_direction_and_comes_back(path: Path) -> None:
+    clip = bvh.load(path)
+    out = retarget.to_canonical(clip)
+    assert out.skeleton.names == canonical.NAMES and out.num_frames == clip.num_frames
+    assert out.fps == clip.fps
+    source, moved = _landmarks(clip), _landmarks(out)
+    assert _direction_error_deg(source, moved) < 0.01
+    # Bones are rigid: the canonical lengths on every frame.
+    pos = fk.positions(out)
+    bone = np.linalg.norm(pos[:, 1:] - pos[:, canonical.skeleton().parents[1:]], axis=-1)
+    np.testing.assert_allclose(bone, bone[:1].repeat(len(bone), axis=0), atol=1e-9)
+    # Strides scale with the legs: the hips travel (scale × the source's) metres.
+    scale = out.meta["retarget"]["scale"]
+    np.testing.assert_allclose(moved["hips"], source["hips"] * scale, atol=1e-9)
+
+    back = retarget.to_rig(out, clip)
+    assert back.skeleton is clip.skeleton
+    returned = _landmarks(back)
+    for role in landmarks.LANDMARKS:
+        rel = (returned[role] - returned["hips"]) - (source[role] - source["hips"])
+        assert np.linalg.norm(rel, axis=-1).max() < 0.02, role  # within 2 cm of the source
+    np.testing.assert_allclose(returned["hips"], source["hips"], atol=1e-9)
+
+
+def test_a_rig_without_legs_is_refused_with_the_missing_roles() -> None:
+    clip = bvh.load(SAMPLES[0])
+    roles = infer(clip.skeleton)
+    legless = type(roles)(
+        {r: j for r, j in roles.joints.items() if "leg" not in r},
+        roles.spine_chain,
+        roles.unresolved,
+    )
+    with pytest.raises(SkeletonError, match="left_upper_leg"):
+        retarget.to_canonical(clip, legless)
+    with pytest.raises(SkeletonError, match="canonical skeleton"):
+        retarget.to_rig(clip, clip)
+
+
+@pytest.mark.parametrize(
+    ("path", "row"),
+    corpus_bvh_params(lambda row: row["category"].startswith("locomotion")),
+)
+def test_every_corpus_locomotion_clip_retargets_exactly(path: Path, row: dict[str, str]) -> None:
+    clip = bvh.load(path)
+    if not infer(clip.skeleton).is_humanoid:
+        pytest.skip(f"{row['relative_path']}: not a complete humanoid")
+    out = retarget.to_canonical(clip)
+    assert _direction_error_deg(_landmarks(clip), _landmarks(out)) < 0.01
+    rotations = out.rotations.reshape(-1, 4)
+    assert np.all(np.isfinite(rotations))
+    np.testing.assert_allclose(np.linalg.norm(rotations, axis=-1), 1.0, atol=1e-9)
+    assert quat.to_rotvec(out.rotations).shape == (
+        clip.num_frames,
+        canonical.skeleton().num_joints,
+        3,
+    )

@@ -1,0 +1,166 @@
+"""The clip endpoints' serializers: ``*InputSerializer`` / ``*QuerySerializer`` validate
+requests, the others shape responses (``docs/api-contract.md``). No queries here beyond
+what the selectors prefetched."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.urls import reverse
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from webapp.clips.analysis import MEASURES
+from webapp.clips.models import Clip
+from webapp.clips.selectors import CLIP_ORDERINGS, DOWNLOADS, clip_downloads_ready, clip_latest_run
+from webapp.runs.serializers import RunSerializer
+
+MAX_RUN_FPS = 1000.0
+
+DOWNLOADS_SCHEMA = {
+    "type": "object",
+    "description": "Download URLs by name; null until a succeeded run has produced the file.",
+    "properties": {
+        name: {"type": "string", "format": "uri", "nullable": kind is not None}
+        for name, kind in DOWNLOADS.items()
+    },
+    "required": list(DOWNLOADS),
+}
+
+
+class ClipSerializer(serializers.ModelSerializer[Clip]):
+    uploaded_by: serializers.SlugRelatedField[User] = serializers.SlugRelatedField(
+        slug_field="username", read_only=True, allow_null=True, help_text="The uploader's username."
+    )
+    latest_run = serializers.SerializerMethodField()
+    downloads = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Clip
+        fields = [
+            "id",
+            "project",
+            "name",
+            "sha256",
+            "size_bytes",
+            "frames",
+            "fps",
+            "duration_s",
+            "joints",
+            "created_at",
+            "uploaded_by",
+            "latest_run",
+            "downloads",
+        ]
+        read_only_fields = fields
+
+    @extend_schema_field(RunSerializer(allow_null=True))
+    def get_latest_run(self, clip: Clip) -> dict[str, Any] | None:
+        run = clip_latest_run(clip)
+        return None if run is None else RunSerializer(run).data
+
+    @extend_schema_field(DOWNLOADS_SCHEMA)
+    def get_downloads(self, clip: Clip) -> dict[str, str | None]:
+        request = self.context.get("request")
+        urls: dict[str, str | None] = {}
+        for name, ready in clip_downloads_ready(clip).items():
+            path = reverse("api:clip-download", kwargs={"clip_id": clip.pk, "kind": name})
+            urls[name] = (request.build_absolute_uri(path) if request else path) if ready else None
+        return urls
+
+
+class ClipDetailSerializer(ClipSerializer):
+    report = serializers.DictField(read_only=True, help_text="The validation report.")
+
+    class Meta(ClipSerializer.Meta):
+        fields = [*ClipSerializer.Meta.fields, "report"]
+        read_only_fields = fields
+
+
+class ClipListQuerySerializer(serializers.Serializer[dict[str, Any]]):
+    search = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=200,
+        help_text="Part of the clip name (case-insensitive).",
+    )
+    ordering = serializers.ChoiceField(
+        choices=CLIP_ORDERINGS,
+        required=False,
+        allow_blank=True,
+        help_text="Sort by this field; a leading `-` sorts descending. Default: `-created_at`.",
+    )
+
+
+class ClipUploadInputSerializer(serializers.Serializer[dict[str, Any]]):
+    file = serializers.FileField(allow_empty_file=True, help_text="A .bvh file.")
+
+
+class UploadSerializer(serializers.Serializer[dict[str, Any]]):
+    """What an upload answers: the clip, and the run it queued (null when the same
+    bytes were already in the project and nothing new was started)."""
+
+    clip = ClipSerializer()
+    run = RunSerializer(allow_null=True)
+
+
+# --- runs of a clip ------------------------------------------------------------------------------
+
+
+@extend_schema_field({"type": "number", "minimum": 0, "exclusiveMinimum": True, "maximum": 1000})
+class FpsField(serializers.FloatField):
+    """A frame rate: finite, > 0, at most :data:`MAX_RUN_FPS`."""
+
+    def to_internal_value(self, data: Any) -> float:
+        value = float(super().to_internal_value(data))
+        if not math.isfinite(value) or not 0 < value <= MAX_RUN_FPS:
+            raise serializers.ValidationError(
+                f"A frame rate is a number above 0 and at most {MAX_RUN_FPS:g}."
+            )
+        return value
+
+
+class RunInputSerializer(serializers.Serializer[dict[str, Any]]):
+    fps = FpsField(
+        required=False,
+        help_text="Frames per second to use instead of the file's frame time.",
+    )
+
+
+# --- analysis ------------------------------------------------------------------------------------
+
+
+class AnalysisQuerySerializer(serializers.Serializer[dict[str, Any]]):
+    alpha = serializers.FloatField(
+        required=False,
+        min_value=0.05,
+        max_value=1.0,
+        help_text="Momentum retention α against the motion unit's peak (seed: 0.5–0.7); "
+        "default: the clip's saved value, else 0.6.",
+    )
+    theta = serializers.FloatField(
+        required=False,
+        min_value=0.0,
+        max_value=180.0,
+        help_text="θ_max, degrees: largest angle to the next clip's initial velocity; "
+        "default: the clip's saved value, else 75.",
+    )
+    method = serializers.ChoiceField(
+        choices=MEASURES,
+        required=False,
+        help_text="The momentum measure; default: the clip's saved one, else speed.",
+    )
+    next_clip = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        help_text="A clip of the same project whose initial velocity the direction test uses; "
+        "without it the direction condition is skipped (and reported as skipped).",
+    )
+
+
+class AnalysisSaveSerializer(serializers.Serializer[dict[str, Any]]):
+    alpha = serializers.FloatField(min_value=0.05, max_value=1.0)
+    theta = serializers.FloatField(min_value=0.0, max_value=180.0, help_text="θ_max, degrees.")
+    method = serializers.ChoiceField(choices=MEASURES)
