@@ -59,10 +59,10 @@ const SOURCE = new URL("../tests/fixtures/rescore/clip_cmu_131_02.json", import.
 const fixture = JSON.parse(readFileSync(SOURCE, "utf8"));
 const curves = tiledCurves(fixture.curves, FRAMES);
 const settings = [
-  { alpha: 0.6, thetaMaxDeg: 75, method: "speed", nextLocalVelocity: null },
-  { alpha: 0.55, thetaMaxDeg: 60, method: "speed", nextLocalVelocity: [0.05, 0, 1.1] },
-  { alpha: 0.7, thetaMaxDeg: 90, method: "energy", nextLocalVelocity: [0.05, 0, 1.1] },
-  { alpha: 0.65, thetaMaxDeg: 80, method: "pca", nextLocalVelocity: [-0.3, 0, 0.9] },
+  { alpha: 0.6, thetaMaxDeg: 75, measure: "speed", nextLocalVelocity: null },
+  { alpha: 0.55, thetaMaxDeg: 60, measure: "speed", nextLocalVelocity: [0.05, 0, 1.1] },
+  { alpha: 0.7, thetaMaxDeg: 90, measure: "energy", nextLocalVelocity: [0.05, 0, 1.1] },
+  { alpha: 0.65, thetaMaxDeg: 80, measure: "pca", nextLocalVelocity: [-0.3, 0, 0.9] },
 ];
 
 function timed() {

@@ -158,12 +158,12 @@ Setting = tuple[float, float, str, Features | None]
 
 
 def python_settings(settings: list[dict[str, Any]], fps: float) -> list[Setting]:
-    """The .mjs's settings as ``analyze`` arguments (α, θ_max, method, next clip)."""
+    """The .mjs's settings as ``analyze`` arguments (α, θ_max, measure, next clip)."""
     return [
         (
             float(s["alpha"]),
             float(s["thetaMaxDeg"]),
-            s["method"],
+            s["measure"],
             next_clip(s["nextLocalVelocity"], fps),
         )
         for s in settings
@@ -177,7 +177,7 @@ def analyze(feats: Features, setting: Setting) -> analysis.Analysis:
         feats,
         alpha=alpha,
         theta_max_deg=theta,
-        method=method,  # type: ignore[arg-type]
+        measure=method,  # type: ignore[arg-type]
         next_features=nxt,
     )
 
@@ -285,7 +285,7 @@ def run_browser(data: dict[str, Any]) -> tuple[dict[str, Any], str]:
 def describe(setting: dict[str, Any]) -> str:
     nxt = setting["nextLocalVelocity"]
     return (
-        f"α={setting['alpha']} θ={setting['thetaMaxDeg']}° {setting['method']}, "
+        f"α={setting['alpha']} θ={setting['thetaMaxDeg']}° {setting['measure']}, "
         f"next={'none' if nxt is None else nxt}"
     )
 

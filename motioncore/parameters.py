@@ -21,6 +21,8 @@ from typing import Any, Literal
 
 Measure = Literal["speed", "energy", "pca"]
 BlendKind = Literal["crossfade", "inertialize"]
+DEFAULT_MEASURE: Measure = "speed"
+DEFAULT_BLEND: BlendKind = "crossfade"
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,7 @@ THETA_MAX_DEG = Number(
 )
 MEASURE = Choice(
     name="measure",
-    default="speed",
+    default=DEFAULT_MEASURE,
     choices=("speed", "energy", "pca"),
     labels=("speed (m/s)", "kinetic energy (J/kg)", "PCA (m/s)"),
     label="measure",
@@ -82,7 +84,7 @@ MEASURE = Choice(
 )
 BLEND = Choice(
     name="blend",
-    default="crossfade",
+    default=DEFAULT_BLEND,
     choices=("crossfade", "inertialize"),
     labels=("crossfade (slerp)", "inertialization"),
     label="blend",

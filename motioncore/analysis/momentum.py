@@ -37,17 +37,18 @@ from motioncore import fk, quat
 from motioncore.clean import smooth
 from motioncore.clip import Clip, Skeleton
 from motioncore.errors import SkeletonError
+from motioncore.parameters import DEFAULT_MEASURE, Measure
 from motioncore.skeleton import JointRoles, infer
 
 FloatArray = NDArray[np.float64]
 Derivative = Literal["savgol", "central"]
-CurveMethod = Literal["speed", "energy", "pca"]
 
 _EPS_M_PER_S = 1e-9
 
 MIN_PEAK: dict[str, float] = {"speed": 0.1, "energy": 0.005, "pca": 0.1}
-"""Per :data:`CurveMethod`, the peak (m/s, J/kg, m/s) below which a motion never builds
-momentum (seed 000 §6.2 low-speed motion; ours: 0.1 m/s, and ½·0.1² J/kg for energy)."""
+"""Per momentum measure (:data:`motioncore.parameters.MEASURE`), the peak (m/s, J/kg,
+m/s) below which a motion never builds momentum (seed 000 §6.2 low-speed motion; ours:
+0.1 m/s, and ½·0.1² J/kg for energy)."""
 
 
 class Segment(NamedTuple):
@@ -339,7 +340,7 @@ def _first_component(vel: FloatArray, speed: FloatArray) -> tuple[FloatArray, fl
     return (-proj if flip else proj), (float(values[-1]) / total if total > 0 else 0.0)
 
 
-def curve(momentum: Momentum, method: CurveMethod = "speed") -> FloatArray:
+def curve(momentum: Momentum, measure: Measure = DEFAULT_MEASURE) -> FloatArray:
     """The scalar ``[F]`` curve a detector uses (seed 000 §3.3).
 
     ``"speed"``: m/s; ``"energy"``: kinetic energy, J/kg; ``"pca"``: magnitude of the
@@ -351,6 +352,6 @@ def curve(momentum: Momentum, method: CurveMethod = "speed") -> FloatArray:
         "energy": momentum.kinetic_energy,
         "pca": np.abs(momentum.pca),
     }
-    if method not in curves:
-        raise ValueError(f"unknown momentum curve {method!r}: use speed, energy or pca")
-    return curves[method].copy()
+    if measure not in curves:
+        raise ValueError(f"unknown momentum measure {measure!r}: use speed, energy or pca")
+    return curves[measure].copy()

@@ -20,11 +20,10 @@ Deviations from the §5.1 listing, and why:
   below ``α·max``, so a smaller second swing never yields a cut (§6.2 asks to
   segment multi-peak curves into units first). Peaks are local maxima whose
   prominence is at least ``peak_prominence_ratio`` × their height; a clip that
-  starts or ends on a peak counts it. A unit runs from the lowest frame between
-  two peaks (the valley) to the next valley, as in :func:`motioncore.analysis.phases.units`:
-  frames from a valley up to the next peak belong to the next unit, before its
-  peak, so they are never candidates (the listing would test them against the
-  previous peak).
+  starts or ends on a peak counts it. A unit runs from a valley (the lowest frame
+  between two peaks) to the next, as in :func:`motioncore.analysis.phases.units`: the
+  frames up to its peak are never candidates (the listing would test them against
+  the previous peak).
 * Condition (4) is tested (the listing has none): local maxima *and* minima
   of the curve, and the clip's first and last frames, are excluded, as is any
   frame within ``extremum_guard_s`` of them.
@@ -59,6 +58,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.signal import find_peaks
 
 from motioncore.errors import MotionCoreError
+from motioncore.parameters import ALPHA, THETA_MAX_DEG
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
@@ -263,8 +263,8 @@ def detect(
     velocity: ArrayLike,
     fps: float,
     *,
-    alpha: float = 0.6,
-    theta_max_deg: float = 75.0,
+    alpha: float = ALPHA.default,
+    theta_max_deg: float = THETA_MAX_DEG.default,
     next_velocity: ArrayLike | None = None,
     min_peak: float = 0.1,
     min_decel_per_s: float = 0.0,

@@ -66,6 +66,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from motioncore.analysis import mtp
 from motioncore.errors import MotionCoreError
+from motioncore.parameters import ALPHA
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
@@ -242,7 +243,7 @@ def label(
     curve: ArrayLike,
     fps: float,
     *,
-    alpha: float = 0.6,
+    alpha: float = ALPHA.default,
     steady_ratio: float = 0.9,
     flat_slope_ratio: float = 0.5,
     min_peak: float = 0.0,

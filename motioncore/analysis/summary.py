@@ -33,11 +33,11 @@ from numpy.typing import NDArray
 
 from motioncore import fk, quat
 from motioncore.analysis import gait, momentum, mtp, phases
-from motioncore.analysis.momentum import CurveMethod
 from motioncore.clip import Clip
 from motioncore.contacts import detect as detect_contacts
 from motioncore.contacts import segments
 from motioncore.errors import MotionCoreError
+from motioncore.parameters import ALPHA, DEFAULT_MEASURE, THETA_MAX_DEG, Measure
 from motioncore.skeleton import JointRoles, facing, infer
 
 FloatArray = NDArray[np.float64]
@@ -90,13 +90,13 @@ class Features:
         """``F``."""
         return int(self.speed.shape[0])
 
-    def curve(self, method: CurveMethod) -> FloatArray:
-        """The ``[F]`` momentum measure ``method``: speed, energy, or the magnitude of the
+    def curve(self, measure: Measure) -> FloatArray:
+        """The ``[F]`` momentum measure ``measure``: speed, energy, or the magnitude of the
         PCA projection (a signed projection has no retention ratio)."""
         curves = {"speed": self.speed, "energy": self.energy, "pca": np.abs(self.pca)}
-        if method not in curves:
-            raise ValueError(f"unknown momentum measure {method!r}: use speed, energy or pca")
-        return np.asarray(curves[method], dtype=np.float64)
+        if measure not in curves:
+            raise ValueError(f"unknown momentum measure {measure!r}: use speed, energy or pca")
+        return np.asarray(curves[measure], dtype=np.float64)
 
     def initial_velocity_local(self) -> FloatArray:
         """``[3]`` mean COM velocity over the first :data:`INITIAL_WINDOW_S`, m/s, in the
@@ -176,7 +176,7 @@ class Analysis:
 
     Attributes:
         features: what it was computed from.
-        method: the momentum measure.
+        measure: the momentum measure.
         mtp: the per-frame MTP test (candidates, breakdowns, chosen cut).
         labels: motion units and four-phase labels of the curve.
         cuts: ``[K]`` recommended cut frames (phase-aligned for periodic motion).
@@ -187,7 +187,7 @@ class Analysis:
     """
 
     features: Features
-    method: CurveMethod
+    measure: Measure
     mtp: mtp.MTPResult
     labels: phases.PhaseLabels
     cuts: IntArray
@@ -206,8 +206,8 @@ class Analysis:
             "parameters": {
                 "alpha": self.mtp.alpha,
                 "theta_max_deg": self.mtp.theta_max_deg,
-                "method": self.method,
-                "curve_unit": CURVE_UNITS[self.method],
+                "measure": self.measure,
+                "curve_unit": CURVE_UNITS[self.measure],
                 "direction_checked": self.mtp.direction_checked,
                 "next_velocity_local_m_per_s": (
                     None if self.next_local is None else self.next_local.tolist()
@@ -255,9 +255,9 @@ def _curves(f: Features) -> dict[str, Any]:
 def analyze(
     feats: Features,
     *,
-    alpha: float = 0.6,
-    theta_max_deg: float = 75.0,
-    method: CurveMethod = "speed",
+    alpha: float = ALPHA.default,
+    theta_max_deg: float = THETA_MAX_DEG.default,
+    measure: Measure = DEFAULT_MEASURE,
     next_features: Features | None = None,
 ) -> Analysis:
     """Units, phases, MTP candidates and cut points of a clip at these parameters.
@@ -266,10 +266,10 @@ def analyze(
         feats: the clip's :func:`features`.
         alpha: momentum retention against the motion unit's peak (§3.1: 0.5–0.7).
         theta_max_deg: largest angle to the next clip's initial velocity, degrees.
-        method: momentum measure, ``speed`` | ``energy`` | ``pca`` (§3.3).
+        measure: momentum measure, ``speed`` | ``energy`` | ``pca`` (§3.3).
         next_features: the next clip's features; ``None`` skips the direction test.
     """
-    curve = feats.curve(method)
+    curve = feats.curve(measure)
     next_velocity, local = None, None
     if next_features is not None:
         local = next_features.initial_velocity_local()
@@ -281,13 +281,13 @@ def analyze(
         alpha=alpha,
         theta_max_deg=theta_max_deg,
         next_velocity=next_velocity,
-        min_peak=momentum.MIN_PEAK[method],
+        min_peak=momentum.MIN_PEAK[measure],
     )
     # steady means near the peak (0.9 of it), and never below α (phases.label needs it)
     steady = max(STEADY_RATIO, alpha)
     labels = phases.label(curve, feats.fps, alpha=alpha, steady_ratio=steady)
     cuts, strategy, phase = _cuts(feats, result)
-    return Analysis(feats, method, result, labels, cuts, strategy, phase, local)
+    return Analysis(feats, measure, result, labels, cuts, strategy, phase, local)
 
 
 def _cuts(feats: Features, result: mtp.MTPResult) -> tuple[IntArray, str, float | None]:

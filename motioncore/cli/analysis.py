@@ -1,13 +1,16 @@
 """The ``analyze`` and ``transition`` commands of ``python -m motioncore``.
 
-* ``analyze FILE [--alpha 0.6] [--theta 75] [--method speed|energy|pca] [--next B.bvh]
-  [--json] [--no-curves]``: motion units, phase runs, gait, MTP candidates with
+* ``analyze FILE [--alpha 0.6] [--theta-max-deg 75] [--measure speed|energy|pca]
+  [--next B.bvh] [--json] [--no-curves]``: motion units, phase runs, gait, MTP candidates with
   frame, time and breakdown, the chosen cut and the recommended cut points
   (:mod:`motioncore.analysis`; the JSON is documented in ``docs/analysis.md``).
-* ``transition A B [--alpha …] [--theta …] [--method …] [--blend-s 0.12]
+* ``transition A B [--alpha …] [--theta-max-deg …] [--measure …] [--blend-s 0.12]
   [--blend crossfade|inertialize] [-o OUT.bvh] [--json]``: the cut in A, the entry
   in B, the metrics table for MTP and the three baselines, engine parameters
   (:mod:`motioncore.transition`); ``-o`` writes the MTP transition clip.
+
+Defaults, bounds and names are :mod:`motioncore.parameters`'; the earlier ``--theta``
+and ``--method`` still work for one release, with a deprecation notice on stderr.
 
 Exit codes as in :mod:`motioncore.cli`: 0 success, 2 invalid input.
 """
@@ -22,13 +25,12 @@ from pathlib import Path
 from typing import Any
 
 from motioncore import analysis, bvh, transition
+from motioncore import parameters as p
 from motioncore.clip import Clip
 from motioncore.errors import MotionCoreError
 
 EXIT_OK = 0
 EXIT_INVALID = 2
-METHOD_CHOICES = ("speed", "energy", "pca")
-BLEND_CHOICES = ("crossfade", "inertialize")
 
 
 def add_parsers(commands: Any) -> None:
@@ -45,31 +47,77 @@ def add_parsers(commands: Any) -> None:
     trans.add_argument("a", type=Path, help="the clip to cut out of (.bvh)")
     trans.add_argument("b", type=Path, help="the clip to cut into (.bvh, same skeleton)")
     _add_mtp_options(trans)
-    trans.add_argument(
-        "--blend-s", type=float, default=0.12, help="blend duration, s (default 0.12, §5.2)"
-    )
-    trans.add_argument("--blend", choices=BLEND_CHOICES, default="crossfade")
+    _add_number(trans, p.BLEND_S)
+    _add_choice(trans, p.BLEND)
     trans.add_argument("-o", "--output", type=Path, help="write the MTP transition clip here")
     trans.add_argument("--json", action="store_true", help="print JSON")
 
 
 def _add_mtp_options(parser: argparse.ArgumentParser) -> None:
+    _add_number(parser, p.ALPHA)
+    _add_number(parser, p.THETA_MAX_DEG)
+    _add_choice(parser, p.MEASURE)
+    for old, new in (("theta", p.THETA_MAX_DEG), ("method", p.MEASURE)):
+        parser.add_argument(
+            f"--{old}", dest=new.name, action=_Renamed, help=argparse.SUPPRESS, **_typed(new)
+        )
+
+
+def _flag(parameter: p.Number | p.Choice) -> str:
+    return "--" + parameter.name.replace("_", "-")
+
+
+def _typed(parameter: p.Number | p.Choice) -> dict[str, Any]:
+    if isinstance(parameter, p.Choice):
+        return {"choices": parameter.choices}
+    return {"type": float}
+
+
+def _add_number(parser: argparse.ArgumentParser, parameter: p.Number) -> None:
+    unit = f" {parameter.unit}" if parameter.unit else ""
     parser.add_argument(
-        "--alpha", type=float, default=0.6, help="momentum retention α (default 0.6)"
+        _flag(parameter),
+        dest=parameter.name,
+        default=parameter.default,
+        help=f"{parameter.label}, {parameter.minimum:g}–{parameter.maximum:g}{unit} "
+        f"(default {parameter.default:g})",
+        **_typed(parameter),
     )
-    parser.add_argument("--theta", type=float, default=75.0, help="θ_max, degrees (default 75)")
+
+
+def _add_choice(parser: argparse.ArgumentParser, parameter: p.Choice) -> None:
     parser.add_argument(
-        "--method", choices=METHOD_CHOICES, default="speed", help="momentum measure"
+        _flag(parameter),
+        dest=parameter.name,
+        default=parameter.default,
+        help=f"{parameter.label} (default {parameter.default})",
+        **_typed(parameter),
     )
+
+
+class _Renamed(argparse.Action):
+    """An earlier option name: sets today's option and says so on stderr."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        today = "--" + self.dest.replace("_", "-")
+        print(f"note: {option_string} is deprecated; use {today}", file=sys.stderr)
+        setattr(namespace, self.dest, values)
 
 
 def _check(args: argparse.Namespace) -> None:
-    if not 0.0 < args.alpha <= 1.0:
-        raise MotionCoreError(f"--alpha must be in (0, 1]; got {args.alpha}")
-    if not 0.0 <= args.theta <= 180.0:
-        raise MotionCoreError(f"--theta must be in [0, 180] degrees; got {args.theta}")
-    if getattr(args, "blend_s", 0.0) < 0.0:
-        raise MotionCoreError(f"--blend-s must be >= 0; got {args.blend_s}")
+    for parameter in (p.ALPHA, p.THETA_MAX_DEG, p.BLEND_S):
+        value = getattr(args, parameter.name, parameter.default)
+        if not parameter.minimum <= value <= parameter.maximum:
+            raise MotionCoreError(
+                f"{_flag(parameter)} must be in [{parameter.minimum:g}, {parameter.maximum:g}]"
+                f"{' ' + parameter.unit if parameter.unit else ''}; got {value:g}"
+            )
 
 
 def _load(path: Path) -> Clip:
@@ -111,8 +159,8 @@ def analyze(args: argparse.Namespace) -> int:
     result = analysis.analyze(
         feats,
         alpha=args.alpha,
-        theta_max_deg=args.theta,
-        method=args.method,
+        theta_max_deg=args.theta_max_deg,
+        measure=args.measure,
         next_features=next_feats,
     )
     payload = {"file": str(args.file), **result.as_dict(curves=not args.no_curves)}
@@ -123,7 +171,7 @@ def _print_analysis(p: dict[str, Any]) -> None:
     par = p["parameters"]
     print(
         f"{p['file']}: {p['frames']} frames, {p['duration_s']:.2f} s at {p['fps']:g} Hz; "
-        f"α {par['alpha']:g}, θ_max {par['theta_max_deg']:g}°, {par['method']} "
+        f"α {par['alpha']:g}, θ_max {par['theta_max_deg']:g}°, {par['measure']} "
         f"({par['curve_unit']})"
     )
     fractions = ", ".join(f"{k} {100 * v:.0f} %" for k, v in p["phases"]["fractions"].items())
@@ -157,8 +205,8 @@ def transition_command(args: argparse.Namespace) -> int:
             a,
             b,
             alpha=args.alpha,
-            theta_max_deg=args.theta,
-            curve=args.method,
+            theta_max_deg=args.theta_max_deg,
+            measure=args.measure,
             blend_s=args.blend_s,
             blend=args.blend,
             phase_a=analysis.features(a).gait_phase,

@@ -59,6 +59,7 @@ from numpy.typing import NDArray
 from motioncore import fk, quat
 from motioncore.clip import Clip
 from motioncore.errors import MotionCoreError
+from motioncore.parameters import BLEND_S
 from motioncore.skeleton import JointRoles
 from motioncore.skeleton.facing import reference_joint
 from motioncore.transition.alignment import Alignment, alignment, check_frame
@@ -161,7 +162,7 @@ def crossfade(
     cut: int,
     b: Clip,
     entry: int,
-    blend_s: float = 0.12,
+    blend_s: float = BLEND_S.default,
     *,
     roles: JointRoles | None = None,
 ) -> BlendResult:
@@ -171,7 +172,7 @@ def crossfade(
         a, b: clips with the same skeleton and frame rate (not modified).
         cut: A's frame where the switch starts, ``0 ≤ cut < F_A``.
         entry: B's frame played at the cut, ``0 ≤ entry < F_B``.
-        blend_s: blend length, seconds (seed 000 §5.2: 0.12).
+        blend_s: blend length, seconds (its default: :data:`motioncore.parameters.BLEND_S`).
         roles: joint roles of the shared skeleton (inferred when ``None``).
 
     Returns:
@@ -248,7 +249,7 @@ def inertialize(
     cut: int,
     b: Clip,
     entry: int,
-    blend_s: float = 0.12,
+    blend_s: float = BLEND_S.default,
     *,
     roles: JointRoles | None = None,
 ) -> BlendResult:

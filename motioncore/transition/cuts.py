@@ -13,7 +13,7 @@ dropped frames (``leading_frames_dropped`` in the report).
 **Cut methods** (frames of A, ``F_A`` frames):
 
 * ``mtp``: the candidates are A's frames passing conditions (1), (3) and (4) of
-  :func:`motioncore.analysis.mtp.detect` on the chosen ``curve``; condition (2) needs B's
+  :func:`motioncore.analysis.mtp.detect` on the chosen ``measure``'s curve; condition (2) needs B's
   entry, and the entry depends on the cut, so every candidate is paired with
   every entry frame of B's search window (:func:`motioncore.transition.entry.costs`): a
   pair passes (2) when B's heading-frame velocity at the entry is within θ_max
@@ -102,7 +102,7 @@ class Pair:
     phase_a: FloatArray | None
     phase_b: FloatArray | None
     curve: FloatArray
-    curve_name: str
+    measure: str
     alpha: float
     theta_max_deg: float
     undirected: mtp.MTPResult
@@ -135,12 +135,12 @@ def prepare(
     b: Clip | Features,
     alpha: float,
     theta_max_deg: float,
-    curve: str,
+    measure: str,
     phase_a: ArrayLike | None,
     phase_b: ArrayLike | None,
 ) -> Pair:
-    if curve not in _CURVES:
-        raise MotionCoreError(f"unknown momentum curve {curve!r}: use speed, energy or pca")
+    if measure not in _CURVES:
+        raise MotionCoreError(f"unknown momentum measure {measure!r}: use speed, energy or pca")
     a, phase_a, drop_a = _trimmed(a, phase_a)
     b, phase_b, drop_b = _trimmed(b, phase_b)
     fa = a if isinstance(a, Features) else features(a)
@@ -157,17 +157,17 @@ def prepare(
         b = b_clip = ordered
     alignment_mod.check_compatible(fa.clip, b_clip)
     fb = b if isinstance(b, Features) else features(b_clip, fa.roles)
-    values = momentum.curve(fa.momentum, curve)  # type: ignore[arg-type]
+    values = momentum.curve(fa.momentum, measure)  # type: ignore[arg-type]
     test = mtp.detect(
         values,
         fa.momentum.com_velocity,
         fa.clip.fps,
         alpha=alpha,
         theta_max_deg=theta_max_deg,
-        min_peak=momentum.MIN_PEAK[curve],
+        min_peak=momentum.MIN_PEAK[measure],
     )
     pa = check_phase(phase_a, fa.clip.num_frames, "phase_a")
-    return Pair(fa, fb, pa, pb, values, curve, alpha, theta_max_deg, test, (drop_a, drop_b))
+    return Pair(fa, fb, pa, pb, values, measure, alpha, theta_max_deg, test, (drop_a, drop_b))
 
 
 def entry_for(pair: Pair, cut: int, search_s: float, weights: EntryWeights) -> Entry:
@@ -193,7 +193,7 @@ def _directed(pair: Pair, entry_frame: int) -> mtp.MTPResult:
         alpha=pair.alpha,
         theta_max_deg=pair.theta_max_deg,
         next_velocity=nxt,
-        min_peak=momentum.MIN_PEAK[pair.curve_name],
+        min_peak=momentum.MIN_PEAK[pair.measure],
     )
 
 

@@ -24,9 +24,17 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from motioncore.analysis import momentum, mtp
+from motioncore.analysis import mtp
 from motioncore.clip import Clip
 from motioncore.errors import MotionCoreError
+from motioncore.parameters import (
+    ALPHA,
+    BLEND_S,
+    DEFAULT_BLEND,
+    DEFAULT_MEASURE,
+    THETA_MAX_DEG,
+    Measure,
+)
 from motioncore.transition import blend as blend_mod
 from motioncore.transition import engine
 from motioncore.transition.cuts import (
@@ -123,11 +131,11 @@ def plan(
     b: Clip | Features,
     *,
     method: CutMethod = "mtp",
-    alpha: float = 0.6,
-    theta_max_deg: float = 75.0,
-    curve: momentum.CurveMethod = "speed",
-    blend_s: float = 0.12,
-    blend: blend_mod.Method = "crossfade",
+    alpha: float = ALPHA.default,
+    theta_max_deg: float = THETA_MAX_DEG.default,
+    measure: Measure = DEFAULT_MEASURE,
+    blend_s: float = BLEND_S.default,
+    blend: blend_mod.Method = DEFAULT_BLEND,
     phase_a: ArrayLike | None = None,
     phase_b: ArrayLike | None = None,
     threshold_ratio: float = 0.5,
@@ -139,17 +147,18 @@ def plan(
     Args:
         a, b: clips of the same skeleton (or their :func:`motioncore.transition.entry.features`);
             B is resampled to A's rate and put in A's joint order when needed.
-        alpha, theta_max_deg, curve: the MTP test (seed 000 §3.1, §3.3).
+        alpha, theta_max_deg, measure: the MTP test (seed 000 §3.1, §3.3;
+            :mod:`motioncore.parameters`).
         blend_s, blend: blend length (seconds) and kind (:mod:`motioncore.transition.blend`).
         phase_a, phase_b: ``[F_A]``, ``[F_B]`` gait phase, radians (nan = undefined).
         threshold_ratio: the ``threshold`` method's fraction of the peak speed.
         search_s, weights: the entry search (:mod:`motioncore.transition.entry`).
 
     Raises:
-        MotionCoreError: different skeletons, unknown method, blend or curve,
+        MotionCoreError: different skeletons, unknown method, blend or measure,
             clips shorter than 3 frames, phases of the wrong length.
     """
-    pair = prepare(a, b, alpha, theta_max_deg, curve, phase_a, phase_b)
+    pair = prepare(a, b, alpha, theta_max_deg, measure, phase_a, phase_b)
     return _plan(
         pair,
         method,
@@ -169,7 +178,7 @@ class Comparison:
     engine: dict[str, Any]
     alpha: float
     theta_max_deg: float
-    curve: str
+    measure: str
     blend_s: float
     blend: blend_mod.Method
     leading_frames_dropped: tuple[int, int] = (0, 0)
@@ -183,7 +192,7 @@ class Comparison:
         """The stable report: ``cut``, ``entry`` (MTP's), ``blend_s``, ``blend``, ``metrics``
         per method, ``methods`` (each method's ``cut``, ``entry``, ``layout`` and
         ``recommendation``), ``engine``, ``recommendation``, ``alpha``, ``theta_max_deg``,
-        ``curve``."""
+        ``measure``."""
         return {
             "cut": self.chosen.cut.as_dict(),
             "entry": self.chosen.entry.as_dict(),
@@ -203,7 +212,7 @@ class Comparison:
             "recommendation": self.chosen.recommendation,
             "alpha": self.alpha,
             "theta_max_deg": self.theta_max_deg,
-            "curve": self.curve,
+            "measure": self.measure,
             "leading_frames_dropped": dict(zip("ab", self.leading_frames_dropped, strict=True)),
         }
 
@@ -212,11 +221,11 @@ def compare(
     a: Clip | Features,
     b: Clip | Features,
     *,
-    alpha: float = 0.6,
-    theta_max_deg: float = 75.0,
-    curve: momentum.CurveMethod = "speed",
-    blend_s: float = 0.12,
-    blend: blend_mod.Method = "crossfade",
+    alpha: float = ALPHA.default,
+    theta_max_deg: float = THETA_MAX_DEG.default,
+    measure: Measure = DEFAULT_MEASURE,
+    blend_s: float = BLEND_S.default,
+    blend: blend_mod.Method = DEFAULT_BLEND,
     phase_a: ArrayLike | None = None,
     phase_b: ArrayLike | None = None,
     threshold_ratio: float = 0.5,
@@ -225,7 +234,7 @@ def compare(
 ) -> Comparison:
     """:func:`plan` with every method of :data:`METHODS` (clips measured once) and the
     engine settings of the MTP transition (:func:`motioncore.transition.engine.parameters`)."""
-    pair = prepare(a, b, alpha, theta_max_deg, curve, phase_a, phase_b)
+    pair = prepare(a, b, alpha, theta_max_deg, measure, phase_a, phase_b)
     transitions = {
         m: _plan(
             pair,
@@ -248,5 +257,5 @@ def compare(
         blend_s,
     )
     return Comparison(
-        transitions, settings, alpha, theta_max_deg, curve, blend_s, blend, pair.dropped
+        transitions, settings, alpha, theta_max_deg, measure, blend_s, blend, pair.dropped
     )

@@ -14,7 +14,7 @@ import { Player } from "./viewer/player.js";
 import { SkeletonView } from "./viewer/skeleton-view.js";
 
 /** @typedef {import("./viewer/analysis-data.js").AnalysisBody} AnalysisBody */
-/** @typedef {{alpha: number, thetaMaxDeg: number, method: import("./analysis/rescore.js").Measure}} Parameters */
+/** @typedef {{alpha: number, thetaMaxDeg: number, measure: import("./analysis/rescore.js").Measure}} Parameters */
 
 const root = document.getElementById("viewer");
 const ui = {
@@ -67,14 +67,14 @@ function parameters(curves) {
   /** @type {HTMLInputElement} */
   const thetaInput = part(curves, "[data-theta]");
   /** @type {HTMLSelectElement} */
-  const methodSelect = part(curves, "[data-method]");
+  const measureSelect = part(curves, "[data-measure]");
   const alpha = Number(alphaInput.value);
   const theta = Number(thetaInput.value);
   part(curves, "[data-alpha-value]").textContent = alpha.toFixed(2);
   part(curves, "[data-theta-value]").textContent = `${theta}°`;
   // The select's options are the server's measures.
-  const method = /** @type {Parameters["method"]} */ (methodSelect.value);
-  const chosen = { alpha, thetaMaxDeg: theta, method };
+  const measure = /** @type {Parameters["measure"]} */ (measureSelect.value);
+  const chosen = { alpha, thetaMaxDeg: theta, measure };
   syncTransitionForm(chosen);
   return chosen;
 }
@@ -83,14 +83,14 @@ function parameters(curves) {
  * The "Transition into…" form starts its run with the parameters set here.
  * @param {Parameters} chosen
  */
-function syncTransitionForm({ alpha, thetaMaxDeg, method }) {
+function syncTransitionForm({ alpha, thetaMaxDeg, measure }) {
   const form = /** @type {HTMLFormElement | null} */ (document.querySelector("[data-transition-form]"));
   if (!form) return;
   const field = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (form.elements.namedItem(name));
   field("alpha").value = String(alpha);
   field("theta_max_deg").value = String(thetaMaxDeg);
-  field("method").value = method;
-  part(form, "[data-transition-params]").textContent = `α ${alpha.toFixed(2)}, θ_max ${thetaMaxDeg}°, ${method}`;
+  field("measure").value = measure;
+  part(form, "[data-transition-params]").textContent = `α ${alpha.toFixed(2)}, θ_max ${thetaMaxDeg}°, ${measure}`;
 }
 
 /**
@@ -141,8 +141,8 @@ async function initCurves(curves, playback) {
   state.panel = new CurvesPanel(part(curves, "[data-plot]"), {
     onSeek: (frame) => playback.seek(frame),
   });
-  const { alpha, thetaMaxDeg, method } = parameters(curves);
-  const query = new URLSearchParams({ alpha: String(alpha), theta: String(thetaMaxDeg), method });
+  const { alpha, thetaMaxDeg, measure } = parameters(curves);
+  const query = new URLSearchParams({ alpha: String(alpha), theta_max_deg: String(thetaMaxDeg), measure });
   const response = await fetch(`${curves.dataset.analysisUrl}?${query}`, { credentials: "same-origin" });
   const server = await response.json();
   if (!response.ok) {
@@ -150,7 +150,7 @@ async function initCurves(curves, playback) {
     return;
   }
   show(curves, server);
-  for (const input of curves.querySelectorAll("[data-alpha], [data-theta], [data-method]")) {
+  for (const input of curves.querySelectorAll("[data-alpha], [data-theta], [data-measure]")) {
     input.addEventListener("input", () => rescoreHere(curves, server));
   }
   curves.querySelector("[data-save]")?.addEventListener("click", () => save(curves));
@@ -161,7 +161,7 @@ async function initCurves(curves, playback) {
  * @param {HTMLElement} curves
  */
 async function save(curves) {
-  const { alpha, thetaMaxDeg, method } = parameters(curves);
+  const { alpha, thetaMaxDeg, measure } = parameters(curves);
   /** @type {HTMLButtonElement} */
   const button = part(curves, "[data-save]");
   button.disabled = true;
@@ -169,12 +169,12 @@ async function save(curves) {
     method: "PUT",
     credentials: "same-origin",
     headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
-    body: JSON.stringify({ alpha, theta: thetaMaxDeg, method }),
+    body: JSON.stringify({ alpha, theta_max_deg: thetaMaxDeg, measure }),
   });
   const body = parseJson(await response.text());
   button.disabled = false;
   button.textContent = response.ok
-    ? `Saved (α ${alpha.toFixed(2)}, θ ${thetaMaxDeg}°, ${method})`
+    ? `Saved (α ${alpha.toFixed(2)}, θ ${thetaMaxDeg}°, ${measure})`
     : errorMessage(body, response.status);
   curves.dataset.saved = String(response.ok);
 }

@@ -81,7 +81,7 @@ def team(transactional_db: None, settings: Any, tmp_path: Path, monkeypatch: Any
     parameters = {
         "alpha": 0.6,
         "theta_max_deg": 75.0,
-        "method": "speed",
+        "measure": "speed",
         "blend_s": 0.12,
         "blend": "crossfade",
     }

@@ -17,6 +17,8 @@ import {
 const FIXTURES = new URL("../fixtures/rescore/", import.meta.url);
 const REL_TOL = 1e-9;
 const load = (name) => JSON.parse(readFileSync(new URL(name, FIXTURES), "utf8"));
+/** The seed's α and θ_max (motioncore.parameters; the library takes them, it has no defaults). */
+const SEED = { alpha: 0.6, thetaMaxDeg: 75 };
 const clipFixtures = readdirSync(FIXTURES).filter((f) => /^(clip|curve)_.*\.json$/.test(f)).sort();
 
 /** Deep equality: numbers within REL_TOL relative (absolute near zero), all else exact. */
@@ -48,13 +50,13 @@ for (const file of clipFixtures) {
   const fx = load(file);
   fx.cases.forEach((c, i) => {
     const next = c.next_velocity_local_m_per_s !== null;
-    test(`${file} case ${i}: ${c.method} α=${c.alpha} θ=${c.theta_max_deg} next=${next}`, () => {
+    test(`${file} case ${i}: ${c.measure} α=${c.alpha} θ=${c.theta_max_deg} next=${next}`, () => {
       const e = c.expected;
       const out = rescore({
-        curves: fx.curves, fps: fx.fps, alpha: c.alpha, thetaMaxDeg: c.theta_max_deg, method: c.method,
+        curves: fx.curves, fps: fx.fps, alpha: c.alpha, thetaMaxDeg: c.theta_max_deg, measure: c.measure,
         nextLocalVelocity: c.next_velocity_local_m_per_s, periodic: fx.periodic,
       });
-      assert.deepEqual(Array.from(peaks(curveOf(fx.curves, c.method))), e.peaks, "peaks");
+      assert.deepEqual(Array.from(peaks(curveOf(fx.curves, c.measure))), e.peaks, "peaks");
       assert.deepEqual(out.mtp.passed.map(bits), e.passed, "pass rows");
       assert.deepEqual(Array.from(out.mtp.order), e.order, "order");
       assert.deepEqual(Array.from(out.labels.codes), e.codes, "phase codes");
@@ -145,24 +147,24 @@ test("phase-aligned frames: one per cycle, and a defined run starting on the tar
 test("direction skipped without a next clip; a zero velocity fails it", () => {
   const curve = Array.from({ length: 31 }, (_, i) => Math.sin((Math.PI * i) / 30));
   const velocity = curve.flatMap((s, i) => (i === 20 ? [0, 0, 0] : [0, 0, s]));
-  const skipped = detect(curve, velocity, 30);
+  const skipped = detect(curve, velocity, 30, SEED);
   assert.equal(skipped.breakdown(20).direction.skipped, true);
   assert.equal(skipped.breakdown(20).direction.value, null);
   assert.ok(skipped.order.includes(20));
-  const checked = detect(curve, velocity, 30, { nextVelocity: [0, 0, 2] });
+  const checked = detect(curve, velocity, 30, { ...SEED, nextVelocity: [0, 0, 2] });
   assert.equal(checked.breakdown(20).direction.passed, false);
   assert.ok(!checked.order.includes(20));
   assert.equal(checked.breakdown(21).direction.value, 0);
 });
 
 test("bad input throws like motioncore", () => {
-  assert.throws(() => detect([1, 2], [0, 0, 0, 0, 0, 0], 30), RangeError);
-  assert.throws(() => detect([1, 2, 1], [0, 0, 0], 30), RangeError);
-  assert.throws(() => detect([1, 2, 1], new Array(9).fill(0), 0), RangeError);
+  assert.throws(() => detect([1, 2], [0, 0, 0, 0, 0, 0], 30, SEED), RangeError);
+  assert.throws(() => detect([1, 2, 1], [0, 0, 0], 30, SEED), RangeError);
+  assert.throws(() => detect([1, 2, 1], new Array(9).fill(0), 0, SEED), RangeError);
   const still = new Array(9).fill(0);
-  assert.throws(() => detect([1, 2, 1], still, 30, { nextVelocity: [1, 0] }), RangeError);
-  assert.throws(() => label([1, -2, 1], 30), RangeError);
-  assert.throws(() => label([1, NaN, 1], 30), RangeError);
+  assert.throws(() => detect([1, 2, 1], still, 30, { ...SEED, nextVelocity: [1, 0] }), RangeError);
+  assert.throws(() => label([1, -2, 1], 30, SEED), RangeError);
+  assert.throws(() => label([1, NaN, 1], 30, SEED), RangeError);
   assert.throws(() => label([1, 2, 1], 30, { alpha: 0.95 }), RangeError);
   assert.throws(() => units([1, 2], 30), RangeError);
   assert.throws(() => curveOf({}, "jerk"), RangeError);
@@ -171,7 +173,7 @@ test("bad input throws like motioncore", () => {
 test("inputs are not mutated", () => {
   const curves = load("curve_pendulum.json").curves;
   const before = JSON.stringify(curves);
-  rescore({ curves, fps: 60, method: "pca", nextLocalVelocity: [1, 0, 0], periodic: true });
+  rescore({ curves, fps: 60, alpha: 0.6, thetaMaxDeg: 75, measure: "pca", nextLocalVelocity: [1, 0, 0], periodic: true });
   assert.equal(JSON.stringify(curves), before);
 });
 
@@ -180,7 +182,7 @@ test("typed-array inputs give the same result as plain arrays", () => {
   const typed = Object.fromEntries(
     Object.entries(fx.curves).map(([k, v]) => [k, Float64Array.from(v, (x) => (x === null ? NaN : x))]),
   );
-  const args = { fps: fx.fps, alpha: 0.55, thetaMaxDeg: 80, periodic: fx.periodic };
+  const args = { fps: fx.fps, alpha: 0.55, thetaMaxDeg: 80, measure: /** @type {const} */ ("speed"), periodic: fx.periodic };
   args.nextLocalVelocity = [0.1, 0, 1];
   const a = rescore({ curves: fx.curves, ...args });
   const b = rescore({ curves: typed, ...args });
@@ -197,7 +199,7 @@ test("α above the steady threshold (0.9) raises it to α instead of failing", (
     gait_phase_rad: new Array(n).fill(null),
     com_velocity_m_per_s: speed.flatMap((v) => [0, 0, v]), heading_rad: new Array(n).fill(0),
   };
-  const result = rescore({ curves, fps: 100, alpha: 0.95 });
+  const result = rescore({ curves, fps: 100, alpha: 0.95, thetaMaxDeg: 75, measure: "speed" });
   assert.equal(result.labels.steadyRatio, 0.95);
   assert.ok(result.candidates.every((c) => c.breakdown.retention.value >= 0.95));
 });

@@ -40,9 +40,9 @@ CASES: dict[str, tuple[str, ...]] = {
         "--json",
         "--alpha",
         "0.5",
-        "--theta",
+        "--theta-max-deg",
         "60",
-        "--method",
+        "--measure",
         "energy",
     ),
     "transition-walk-run": (

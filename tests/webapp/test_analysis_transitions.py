@@ -68,11 +68,12 @@ def test_analysis_endpoint_recomputes_at_the_requested_parameters(
 ) -> None:
     client = client_for(members["viewer"])
     url = f"/api/v1/clips/{walk.pk}/analysis/"
-    low = client.get(url, {"alpha": 0.5, "theta": 90, "method": "speed"})
-    high = client.get(url, {"alpha": 0.9, "theta": 90, "method": "energy"})
+    low = client.get(url, {"alpha": 0.5, "theta_max_deg": 90, "measure": "speed"})
+    high = client.get(url, {"alpha": 0.9, "theta_max_deg": 90, "measure": "energy"})
     assert low.status_code == 200 and high.status_code == 200
+    assert "Deprecation" not in low.headers
     lo, hi = low.json(), high.json()
-    assert lo["parameters"]["alpha"] == 0.5 and hi["parameters"]["method"] == "energy"
+    assert lo["parameters"]["alpha"] == 0.5 and hi["parameters"]["measure"] == "energy"
     assert hi["parameters"]["curve_unit"] == "J/kg"
     assert len(lo["curves"]["speed_m_per_s"]) == walk.frames
     # The same clip and measure, a higher alpha: every candidate keeps more of its peak.
@@ -81,6 +82,40 @@ def test_analysis_endpoint_recomputes_at_the_requested_parameters(
     assert all(
         c["breakdown"]["retention"]["value"] >= 0.9 for c in hi["candidates"]
     )  # the threshold is applied
+
+
+def test_the_earlier_parameter_names_still_work_and_are_marked_deprecated(
+    walk: Clip, members: dict[str, AbstractUser]
+) -> None:
+    url = f"/api/v1/clips/{walk.pk}/analysis/"
+    client = client_for(members["viewer"])
+    old = client.get(url, {"theta": 60, "method": "energy"})
+    new = client.get(url, {"theta_max_deg": 60, "measure": "energy"})
+    assert old.status_code == 200 and old.json() == new.json()
+    assert old.headers["Deprecation"] == "true"
+    assert "'theta' is now 'theta_max_deg'" in old.headers["Warning"]
+    assert "'method' is now 'measure'" in old.headers["Warning"]
+    both = client.get(url, {"theta": 30, "theta_max_deg": 60, "measure": "energy"})
+    assert both.json()["parameters"]["theta_max_deg"] == 60.0  # today's name wins
+    saved = client_for(members["editor"]).put(
+        url, {"alpha": 0.7, "theta": 50, "method": "pca"}, format="json"
+    )
+    assert saved.status_code == 200 and saved.headers["Deprecation"] == "true"
+    assert saved.json()["saved_parameters"] == {
+        "alpha": 0.7,
+        "theta_max_deg": 50.0,
+        "measure": "pca",
+    }
+
+
+def test_parameters_saved_under_the_earlier_names_are_read(
+    walk: Clip, members: dict[str, AbstractUser]
+) -> None:
+    walk.analysis_parameters = {"alpha": 0.7, "theta_max_deg": 50.0, "method": "energy"}
+    walk.save(update_fields=["analysis_parameters"])
+    body = client_for(members["viewer"]).get(f"/api/v1/clips/{walk.pk}/analysis/").json()
+    assert body["parameters"]["measure"] == "energy"
+    assert body["saved_parameters"] == {"alpha": 0.7, "theta_max_deg": 50.0, "measure": "energy"}
 
 
 def _offline(clip: Clip, *, alpha: float) -> list[int]:
@@ -99,8 +134,8 @@ def test_analysis_endpoint_validates_and_scopes(
     url = f"/api/v1/clips/{walk.pk}/analysis/"
     bad = client.get(url, {"alpha": 2})
     assert bad.status_code == 400 and "alpha" in bad.json()["error"]["details"]["fields"]
-    assert client.get(url, {"method": "magic"}).status_code == 400
-    with_next = client.get(url, {"next_clip": run_clip.pk, "theta": 60})
+    assert client.get(url, {"measure": "magic"}).status_code == 400
+    with_next = client.get(url, {"next_clip": run_clip.pk, "theta_max_deg": 60})
     assert with_next.status_code == 200
     assert with_next.json()["parameters"]["direction_checked"] is True
     assert client_for(members["outsider"]).get(url).status_code == 404
@@ -111,24 +146,28 @@ def test_saved_parameters_become_the_defaults(walk: Clip, members: dict[str, Abs
     url = f"/api/v1/clips/{walk.pk}/analysis/"
     viewer, editor = client_for(members["viewer"]), client_for(members["editor"])
     assert viewer.get(url).json()["parameters"]["alpha"] == 0.6  # seed 000's default
-    saved = editor.put(url, {"alpha": 0.8, "theta": 60, "method": "energy"}, format="json")
+    saved = editor.put(url, {"alpha": 0.8, "theta_max_deg": 60, "measure": "energy"}, format="json")
     assert saved.status_code == 200, saved.content
     assert saved.json()["saved_parameters"] == {
         "alpha": 0.8,
         "theta_max_deg": 60.0,
-        "method": "energy",
+        "measure": "energy",
     }
     plain = viewer.get(url).json()
-    assert plain["parameters"]["alpha"] == 0.8 and plain["parameters"]["method"] == "energy"
+    assert plain["parameters"]["alpha"] == 0.8 and plain["parameters"]["measure"] == "energy"
     assert viewer.get(url, {"alpha": 0.5}).json()["parameters"]["alpha"] == 0.5  # query wins
     walk.refresh_from_db()
     assert walk.analysis_parameters["theta_max_deg"] == 60.0
     assert (
-        viewer.put(url, {"alpha": 0.7, "theta": 60, "method": "speed"}, format="json").status_code
+        viewer.put(
+            url, {"alpha": 0.7, "theta_max_deg": 60, "measure": "speed"}, format="json"
+        ).status_code
         == 403
     )
     assert (
-        editor.put(url, {"alpha": 3, "theta": 60, "method": "speed"}, format="json").status_code
+        editor.put(
+            url, {"alpha": 3, "theta_max_deg": 60, "measure": "speed"}, format="json"
+        ).status_code
         == 400
     )
     walk.refresh_from_db()
@@ -140,7 +179,7 @@ def test_saving_before_an_analysis_exists_saves_nothing(
 ) -> None:
     url = f"/api/v1/clips/{clip.pk}/analysis/"
     response = client_for(members["editor"]).put(
-        url, {"alpha": 0.7, "theta": 60, "method": "speed"}, format="json"
+        url, {"alpha": 0.7, "theta_max_deg": 60, "measure": "speed"}, format="json"
     )
     assert response.status_code == 404
     clip.refresh_from_db()

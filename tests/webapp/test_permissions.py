@@ -112,7 +112,7 @@ ENDPOINTS = [
         "put",
         "/api/v1/clips/{clip}/analysis/",
         cells(200, 200, 403, 403, 404),
-        {"alpha": 0.7, "theta": 80, "method": "speed"},
+        {"alpha": 0.7, "theta_max_deg": 80, "measure": "speed"},
     ),
     Endpoint(
         "transition create",

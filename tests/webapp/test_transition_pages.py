@@ -30,7 +30,7 @@ from webapp.transitions.models import Transition
 WALK = SAMPLES / "games105" / "walk_forward.bvh"
 RUN = SAMPLES / "games105" / "run_forward.bvh"
 CMU = SAMPLES / "cmu-bvh11" / "131_02.bvh"
-FORM = {"alpha": "0.6", "theta_max_deg": "75", "method": "speed", "blend": "crossfade"}
+FORM = {"alpha": "0.6", "theta_max_deg": "75", "measure": "speed", "blend": "crossfade"}
 
 
 @pytest.fixture(autouse=True)
@@ -93,7 +93,7 @@ def test_the_form_starts_a_transition_whose_page_shows_progress_then_the_compari
     assert transition.parameters == {
         "alpha": 0.6,
         "theta_max_deg": 75.0,
-        "method": "speed",
+        "measure": "speed",
         "blend_s": 0.1,
         "blend": "crossfade",
     }
@@ -132,7 +132,7 @@ def test_the_form_starts_a_transition_whose_page_shows_progress_then_the_compari
     ("change", "message"),
     [
         ({"alpha": "2"}, "less than or equal to 1"),
-        ({"method": "velocity"}, "Select a valid choice"),
+        ({"measure": "velocity"}, "Select a valid choice"),
         ({"clip_b": ""}, "Clip B"),
     ],
 )

@@ -15,7 +15,8 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser, User
 
 from motioncore import analysis
-from motioncore.analysis.momentum import CurveMethod
+from motioncore import parameters as p
+from motioncore.parameters import Measure
 from webapp.clips.models import ArtifactKind, Clip
 from webapp.clips.selectors import clip_artifact, clip_artifact_json, clip_get
 from webapp.core.errors import NotFound, ServiceError
@@ -23,19 +24,15 @@ from webapp.projects.models import Role
 from webapp.projects.permissions import require_role
 
 FEATURE_CACHE_SIZE = 32
-MEASURES = (("speed", "speed (m/s)"), ("energy", "kinetic energy (J/kg)"), ("pca", "PCA (m/s)"))
-"""The momentum measures (value, label) the API, the pages and the forms offer."""
-BLENDS = (("crossfade", "crossfade (slerp)"), ("inertialize", "inertialization"))
-"""The transition blends (value, label)."""
-
-
-DEFAULT_PARAMETERS: dict[str, Any] = {"alpha": 0.6, "theta_max_deg": 75.0, "method": "speed"}
-"""Seed 000's defaults (§3.1 α 0.6, θ_max 75°) and the speed measure."""
+DEFAULT_PARAMETERS: dict[str, Any] = {q.name: q.default for q in p.ANALYSIS}
+"""α, θ_max and the measure at their defaults (:mod:`motioncore.parameters`)."""
 
 
 def analysis_parameters(clip: Clip, given: dict[str, Any]) -> dict[str, Any]:
-    """``given`` over the clip's saved parameters over :data:`DEFAULT_PARAMETERS`."""
-    saved = {k: v for k, v in clip.analysis_parameters.items() if k in DEFAULT_PARAMETERS}
+    """``given`` over the clip's saved parameters (saved under earlier names too) over
+    :data:`DEFAULT_PARAMETERS`."""
+    stored, _ = p.renamed(clip.analysis_parameters)
+    saved = {k: v for k, v in stored.items() if k in DEFAULT_PARAMETERS}
     chosen = {k: v for k, v in given.items() if k in DEFAULT_PARAMETERS and v is not None}
     return {**DEFAULT_PARAMETERS, **saved, **chosen}
 
@@ -46,7 +43,7 @@ def clip_analysis(
     clip_id: int,
     alpha: float | None = None,
     theta_max_deg: float | None = None,
-    method: CurveMethod | None = None,
+    measure: Measure | None = None,
     next_clip_id: int | None = None,
 ) -> dict[str, Any]:
     """The analysis of the clip at these parameters (missing ones: the clip's saved
@@ -55,7 +52,7 @@ def clip_analysis(
     before an ``analyze`` stage has succeeded."""
     clip = clip_get(user=user, clip_id=clip_id)
     chosen = analysis_parameters(
-        clip, {"alpha": alpha, "theta_max_deg": theta_max_deg, "method": method}
+        clip, {"alpha": alpha, "theta_max_deg": theta_max_deg, "measure": measure}
     )
     next_features = None
     if next_clip_id is not None:
@@ -76,7 +73,7 @@ def clip_analysis(
 
 
 def clip_analysis_save(
-    *, user: User, clip_id: int, alpha: float, theta_max_deg: float, method: CurveMethod
+    *, user: User, clip_id: int, alpha: float, theta_max_deg: float, measure: Measure
 ) -> dict[str, Any]:
     """Store α, θ_max and the measure as the clip's analysis parameters (editors and
     owners): the defaults of the analysis the API and the pages show. Returns the
@@ -84,9 +81,9 @@ def clip_analysis_save(
     clip = clip_get(user=user, clip_id=clip_id)
     require_role(project=clip.project, user=user, role=Role.EDITOR)
     result = clip_analysis(  # 404 before an analysis exists: nothing is saved then
-        user=user, clip_id=clip_id, alpha=alpha, theta_max_deg=theta_max_deg, method=method
+        user=user, clip_id=clip_id, alpha=alpha, theta_max_deg=theta_max_deg, measure=measure
     )
-    chosen = {"alpha": alpha, "theta_max_deg": theta_max_deg, "method": method}
+    chosen = {"alpha": alpha, "theta_max_deg": theta_max_deg, "measure": measure}
     clip.analysis_parameters = chosen
     clip.save(update_fields=["analysis_parameters"])
     return {**result, "saved_parameters": chosen}

@@ -41,6 +41,7 @@ from webapp.core.api import created_or_ok
 from webapp.core.auth import request_user
 from webapp.core.downloads import attachment
 from webapp.core.idempotency import idempotent
+from webapp.core.parameters import deprecation_headers, renamed_input
 from webapp.core.schema import READ, download_schema, errors
 from webapp.runs.serializers import RunSerializer
 
@@ -141,18 +142,19 @@ class ClipAnalysisView(APIView):
         "(synchronous, from the features its last succeeded run stored; 404 before one).",
     )
     def get(self, request: Request, clip_id: int) -> Response:
-        query = s.AnalysisQuerySerializer(data=request.query_params)
+        given, renamed = renamed_input(request.query_params)
+        query = s.AnalysisQuerySerializer(data=given)
         query.is_valid(raise_exception=True)
         data = query.validated_data
         result = clip_analysis(
             user=request_user(request),
             clip_id=clip_id,
             alpha=data.get("alpha"),
-            theta_max_deg=data.get("theta"),
-            method=data.get("method"),
+            theta_max_deg=data.get("theta_max_deg"),
+            measure=data.get("measure"),
             next_clip_id=data.get("next_clip"),
         )
-        return Response(result)
+        return deprecation_headers(Response(result), renamed)
 
     @extend_schema(
         request=s.AnalysisSaveSerializer,
@@ -166,16 +168,17 @@ class ClipAnalysisView(APIView):
         "(editors and owners): the defaults of `GET` and of the clip page.",
     )
     def put(self, request: Request, clip_id: int) -> Response:
-        data = s.AnalysisSaveSerializer(data=request.data)
+        given, renamed = renamed_input(request.data)
+        data = s.AnalysisSaveSerializer(data=given)
         data.is_valid(raise_exception=True)
         result = clip_analysis_save(
             user=request_user(request),
             clip_id=clip_id,
             alpha=data.validated_data["alpha"],
-            theta_max_deg=data.validated_data["theta"],
-            method=data.validated_data["method"],
+            theta_max_deg=data.validated_data["theta_max_deg"],
+            measure=data.validated_data["measure"],
         )
-        return Response(result)
+        return deprecation_headers(Response(result), renamed)
 
 
 urlpatterns = [

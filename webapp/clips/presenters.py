@@ -241,13 +241,14 @@ def analysis_view(body: Mapping[str, Any] | None) -> AnalysisView | None:
     if not body.get("available", True):
         return AnalysisView(False, str(body.get("reason", "")), "", "", 0, 0, [], "", "", "")
     par = body.get("parameters") or {}
+    measure = par.get("measure", par.get("method"))  # an analysis stored before the rename
     best = body.get("best")
     cuts = body.get("cuts") or {}
     times = ", ".join(f"{t:.2f}" for t in (cuts.get("times_s") or [])[:10])
     return AnalysisView(
         available=True,
         reason=str(body.get("reason") or ""),
-        parameters=f"α {par.get('alpha')}, θ_max {par.get('theta_max_deg')}°, {par.get('method')}",
+        parameters=f"α {par.get('alpha')}, θ_max {par.get('theta_max_deg')}°, {measure}",
         best_cut=(
             f"frame {best['frame']} ({best['time_s']:.3f} s)" if isinstance(best, Mapping) else ""
         ),

@@ -12,9 +12,10 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from webapp.clips.analysis import MEASURES
+from motioncore import parameters as p
 from webapp.clips.models import Clip
 from webapp.clips.selectors import CLIP_ORDERINGS, DOWNLOADS, clip_downloads_ready, clip_latest_run
+from webapp.core.parameters import api_field
 from webapp.runs.serializers import RunSerializer
 
 MAX_RUN_FPS = 1000.0
@@ -133,25 +134,9 @@ class RunInputSerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class AnalysisQuerySerializer(serializers.Serializer[dict[str, Any]]):
-    alpha = serializers.FloatField(
-        required=False,
-        min_value=0.05,
-        max_value=1.0,
-        help_text="Momentum retention α against the motion unit's peak (seed: 0.5–0.7); "
-        "default: the clip's saved value, else 0.6.",
-    )
-    theta = serializers.FloatField(
-        required=False,
-        min_value=0.0,
-        max_value=180.0,
-        help_text="θ_max, degrees: largest angle to the next clip's initial velocity; "
-        "default: the clip's saved value, else 75.",
-    )
-    method = serializers.ChoiceField(
-        choices=MEASURES,
-        required=False,
-        help_text="The momentum measure; default: the clip's saved one, else speed.",
-    )
+    alpha = api_field(p.ALPHA, default_note=" (without it: the clip's saved value)")
+    theta_max_deg = api_field(p.THETA_MAX_DEG, default_note=" (without it: the clip's saved value)")
+    measure = api_field(p.MEASURE, default_note=" (without it: the clip's saved one)")
     next_clip = serializers.IntegerField(
         required=False,
         min_value=1,
@@ -161,6 +146,6 @@ class AnalysisQuerySerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class AnalysisSaveSerializer(serializers.Serializer[dict[str, Any]]):
-    alpha = serializers.FloatField(min_value=0.05, max_value=1.0)
-    theta = serializers.FloatField(min_value=0.0, max_value=180.0, help_text="θ_max, degrees.")
-    method = serializers.ChoiceField(choices=MEASURES)
+    alpha = api_field(p.ALPHA, required=True)
+    theta_max_deg = api_field(p.THETA_MAX_DEG, required=True)
+    measure = api_field(p.MEASURE, required=True)

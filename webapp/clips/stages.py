@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from motioncore import analysis, bvh, clean, export
+from motioncore import parameters as p
 from motioncore.errors import MotionCoreError
 from webapp.clips.models import ArtifactKind
 from webapp.clips.services import artifact_save
@@ -116,6 +117,8 @@ def analyze_stage(context: Context, progress: Progress) -> None:
 
 
 def analysis_parameters(parameters: dict[str, Any]) -> dict[str, Any]:
-    """The analysis keyword arguments a run's ``parameters`` set (the rest default)."""
-    keys = ("alpha", "theta_max_deg", "method")
-    return {key: parameters[key] for key in keys if parameters.get(key) is not None}
+    """The analysis keyword arguments a run's ``parameters`` set (the rest default; stored
+    under earlier names too)."""
+    stored, _ = p.renamed(parameters)
+    keys = [q.name for q in p.ANALYSIS]
+    return {key: stored[key] for key in keys if stored.get(key) is not None}

@@ -14,8 +14,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from motioncore import parameters as p
 from webapp.clips import presenters
-from webapp.clips.analysis import BLENDS, MEASURES, analysis_parameters, clip_analysis_stored
+from webapp.clips.analysis import analysis_parameters, clip_analysis_stored
 from webapp.clips.models import ArtifactKind
 from webapp.clips.selectors import (
     clip_artifact_json,
@@ -26,6 +27,7 @@ from webapp.clips.selectors import (
 )
 from webapp.core.auth import request_user
 from webapp.core.pages import CAMERA_PRESETS, page
+from webapp.core.parameters import choices
 from webapp.laban.selectors import score_list
 from webapp.projects.models import ROLE_RANK, Role
 from webapp.projects.permissions import require_role, role_of
@@ -124,11 +126,12 @@ def clip_detail(request: HttpRequest, clip_id: int) -> HttpResponse:
         "camera_presets": CAMERA_PRESETS,
         "analysis_url": reverse("api:clip-analysis", args=[clip.pk]),
         "saved": analysis_parameters(clip, {}),
-        "measures": MEASURES,
+        "measures": choices(p.MEASURE),
+        "parameters": p.as_json(),
         "can_edit": can_edit,
         "runs": run_list(user=user, project_id=clip.project_id).filter(clip=clip),
         "transitions": transition_list_for_clip(clip=clip),
         "targets": transition_targets(user=user, clip=clip) if can_edit else [],
-        "blends": BLENDS,
+        "blends": choices(p.BLEND),
     }
     return render(request, "pages/clip.html", context)

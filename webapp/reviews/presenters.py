@@ -16,6 +16,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.urls import reverse
 
+from motioncore import parameters
 from webapp.core.tables import Row, comparison_rows
 from webapp.projects.models import ROLE_RANK, Role
 from webapp.reviews import pins, states
@@ -252,10 +253,11 @@ def revision_choices(proposal: Proposal, sources: Iterable[Transition]) -> list[
 
 
 def _transition_label(transition: Transition, *, current: bool) -> str:
-    p = transition.parameters or {}
+    given, _ = parameters.renamed(dict(transition.parameters or {}))
+    value = {q.name: given.get(q.name, q.default) for q in parameters.ANALYSIS}
     text = (
-        f"Transition {transition.pk}: α {p.get('alpha', 0.6)}, θ_max "
-        f"{p.get('theta_max_deg', 75.0)}°, {p.get('method', 'speed')}"
+        f"Transition {transition.pk}: α {value['alpha']}, θ_max "
+        f"{value['theta_max_deg']}°, {value['measure']}"
     )
     return text + (" (this version's)" if current else "")
 

@@ -9,7 +9,8 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from webapp.clips.analysis import BLENDS, MEASURES
+from motioncore import parameters as p
+from webapp.core.parameters import api_field
 from webapp.reviews.models import (
     MAX_APPROVALS_REQUIRED,
     Activity,
@@ -72,11 +73,11 @@ class DecisionInputSerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class ParameterSetSerializer(serializers.Serializer[dict[str, Any]]):
-    alpha = serializers.FloatField(min_value=0.05, max_value=1.0, required=False)
-    theta_max_deg = serializers.FloatField(min_value=0.0, max_value=180.0, required=False)
-    measure = serializers.ChoiceField(choices=MEASURES, required=False)
+    alpha = api_field(p.ALPHA, default_note=" (omitted: not pinned)")
+    theta_max_deg = api_field(p.THETA_MAX_DEG, default_note=" (omitted: not pinned)")
+    measure = api_field(p.MEASURE, default_note=" (omitted: not pinned)")
     method = serializers.ChoiceField(choices=CutMethod.choices, required=False)
-    blend = serializers.ChoiceField(choices=BLENDS, required=False)
+    blend = api_field(p.BLEND, default_note=" (omitted: not pinned)")
 
 
 class CommentInputSerializer(serializers.Serializer[dict[str, Any]]):

@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from motioncore import parameters as p
+
 
 class SnapshotError(ValueError):
     """The report has no usable entry for the method (``code`` for the service error)."""
@@ -54,8 +56,8 @@ def take(result: Mapping[str, Any], run_parameters: Mapping[str, Any], method: s
     """The snapshot of ``method`` (``mtp``, ``end``, ``fixed70``, ``threshold``).
 
     ``run_parameters`` are the transition's own (``alpha``, ``theta_max_deg``,
-    ``method`` = the measure, ``blend_s``, ``blend``): the report's values win, these
-    fill in what an older report lacks.
+    ``measure``, ``blend_s``, ``blend``; earlier names read too): the report's values
+    win, these fill in what an older report lacks.
 
     Raises:
         SnapshotError: ``unknown_method`` when the report has no such method,
@@ -77,16 +79,20 @@ def take(result: Mapping[str, Any], run_parameters: Mapping[str, Any], method: s
         )
     layout = dict(detail.get("layout") or {})
     frames = layout.get("frames")
+    reported, _ = p.renamed(dict(result))  # an earlier report says "curve" for the measure
+    ran, _ = p.renamed(dict(run_parameters))
     return Snapshot(
         method=method,
-        measure=str(result.get("curve", run_parameters.get("method", "speed"))),
-        alpha=float(result.get("alpha", run_parameters.get("alpha", 0.6))),
-        theta_max_deg=float(result.get("theta_max_deg", run_parameters.get("theta_max_deg", 75))),
+        measure=str(reported.get("measure", ran.get("measure", p.MEASURE.default))),
+        alpha=float(reported.get("alpha", ran.get("alpha", p.ALPHA.default))),
+        theta_max_deg=float(
+            reported.get("theta_max_deg", ran.get("theta_max_deg", p.THETA_MAX_DEG.default))
+        ),
         cut_frame=int(cut["frame"]),
         entry_frame=int(entry["frame"]),
         transition_frames=frames if isinstance(frames, int) else None,
         blend={
-            "method": result.get("blend", run_parameters.get("blend", "crossfade")),
+            "method": result.get("blend", run_parameters.get("blend", p.BLEND.default)),
             "duration_s": result.get("blend_s", run_parameters.get("blend_s")),
             "layout": layout,
         },

@@ -1,6 +1,6 @@
 """REST endpoints for transitions (included from :mod:`webapp.api.urls` under ``/api/v1/``).
 
-* ``POST transitions/``  ``{clip_a, clip_b, alpha, theta_max_deg, method, blend_s, blend}``
+* ``POST transitions/``  ``{clip_a, clip_b, alpha, theta_max_deg, measure, blend_s, blend}``
   → 201 the transition with its queued run (editors; same project, same skeleton)
 * ``GET  projects/{id}/transitions/``  the project's transitions
 * ``GET  transitions/{id}/``  the transition: run status, comparison report, download URLs
@@ -24,10 +24,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from webapp.clips.analysis import BLENDS, MEASURES
+from motioncore import parameters as p
 from webapp.core.auth import request_user
 from webapp.core.downloads import attachment
 from webapp.core.idempotency import idempotent
+from webapp.core.parameters import api_field, deprecation_headers, renamed_input
 from webapp.core.schema import READ, download_schema, errors
 from webapp.runs.serializers import RunSerializer
 from webapp.transitions.models import Transition
@@ -44,13 +45,11 @@ from webapp.transitions.services import transition_create
 class TransitionInputSerializer(serializers.Serializer[dict[str, Any]]):
     clip_a = serializers.IntegerField(min_value=1, help_text="The clip to cut out of.")
     clip_b = serializers.IntegerField(min_value=1, help_text="The clip to cut into.")
-    alpha = serializers.FloatField(default=0.6, min_value=0.05, max_value=1.0)
-    theta_max_deg = serializers.FloatField(default=75.0, min_value=0.0, max_value=180.0)
-    method = serializers.ChoiceField(choices=MEASURES, default="speed")
-    blend_s = serializers.FloatField(
-        default=0.12, min_value=0.0, max_value=2.0, help_text="Blend duration, seconds."
-    )
-    blend = serializers.ChoiceField(choices=BLENDS, default="crossfade")
+    alpha = api_field(p.ALPHA)
+    theta_max_deg = api_field(p.THETA_MAX_DEG)
+    measure = api_field(p.MEASURE)
+    blend_s = api_field(p.BLEND_S)
+    blend = api_field(p.BLEND)
 
 
 TRANSITION_DOWNLOADS_SCHEMA = {
@@ -104,7 +103,8 @@ class TransitionCreateView(APIView):
     )
     @idempotent
     def post(self, request: Request) -> Response:
-        data = TransitionInputSerializer(data=request.data)
+        given, renamed = renamed_input(request.data)
+        data = TransitionInputSerializer(data=given)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
         clip_a, clip_b = values.pop("clip_a"), values.pop("clip_b")
@@ -112,7 +112,7 @@ class TransitionCreateView(APIView):
             user=request_user(request), clip_a_id=clip_a, clip_b_id=clip_b, parameters=values
         )
         body = TransitionSerializer(created, context={"request": request})
-        return Response(body.data, status=status.HTTP_201_CREATED)
+        return deprecation_headers(Response(body.data, status=status.HTTP_201_CREATED), renamed)
 
 
 @extend_schema(tags=["transitions"])

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.urls import reverse
 
+from motioncore import parameters as p
 from webapp.core import tables
 from webapp.core.tables import Row
 from webapp.transitions.models import Transition
@@ -53,11 +54,12 @@ def engine_facts(engine: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 
 def parameters_line(parameters: Mapping[str, Any]) -> str:
-    """α, θ_max, the measure and the blend in words."""
+    """α, θ_max, the measure and the blend in words (earlier names read too)."""
+    given, _ = p.renamed(dict(parameters))
+    value = {q.name: given.get(q.name, q.default) for q in p.TRANSITION}
     return (
-        f"α {parameters.get('alpha', 0.6)}, θ_max {parameters.get('theta_max_deg', 75.0)}°, "
-        f"{parameters.get('method', 'speed')}, {parameters.get('blend', 'crossfade')} "
-        f"over {parameters.get('blend_s', 0.12)} s"
+        f"α {value['alpha']}, θ_max {value['theta_max_deg']}°, {value['measure']}, "
+        f"{value['blend']} over {value['blend_s']} s"
     )
 
 

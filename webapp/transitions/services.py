@@ -28,7 +28,7 @@ def transition_create(
     *, user: User, clip_a_id: int, clip_b_id: int, parameters: dict[str, Any]
 ) -> Transition:
     """Queue the transition from clip A into clip B with ``parameters`` (alpha,
-    theta_max_deg, method, blend_s, blend; validated by the caller)."""
+    theta_max_deg, measure, blend_s, blend; validated by the caller)."""
     clip_a = clip_get(user=user, clip_id=clip_a_id)
     clip_b = clip_get(user=user, clip_id=clip_b_id)
     require_role(project=clip_a.project, user=user, role=Role.EDITOR)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from motioncore import analysis, bvh, export, transition
+from motioncore import parameters as p
 from motioncore.errors import MotionCoreError
 from webapp.clips.models import Clip
 from webapp.clips.selectors import clip_best_motion
@@ -27,10 +28,12 @@ def transition_stage(context: Context, progress: Progress) -> None:
     """Build the transition from the run's clip (A) into ``parameters["clip_b"]``: the
     comparison of MTP with the baselines, the transition clip (MTP's) and the viewer
     arrays of every cut method's transition; the report is the run's result."""
-    run, parameters = context.run, context.run.parameters
-    clip_b = Clip.objects.filter(pk=parameters.get("clip_b")).first()
+    run = context.run
+    parameters, _ = p.renamed(run.parameters)  # a run queued before the renames too
+    clip_b_id = parameters.get("clip_b")
+    clip_b = Clip.objects.filter(pk=clip_b_id).first() if clip_b_id is not None else None
     if clip_b is None:
-        raise MotionCoreError(f"Clip B (id {parameters.get('clip_b')}) no longer exists.")
+        raise MotionCoreError(f"Clip B (id {clip_b_id}) no longer exists.")
     progress(0.05, "Loading both clips")
     a, source_a = clip_best_motion(run.clip)
     b, source_b = clip_best_motion(clip_b)
@@ -41,11 +44,11 @@ def transition_stage(context: Context, progress: Progress) -> None:
     comparison = transition.compare(
         a,
         b,
-        alpha=float(parameters.get("alpha", 0.6)),
-        theta_max_deg=float(parameters.get("theta_max_deg", 75.0)),
-        curve=parameters.get("method", "speed"),
-        blend_s=float(parameters.get("blend_s", 0.12)),
-        blend=parameters.get("blend", "crossfade"),
+        alpha=float(parameters.get("alpha", p.ALPHA.default)),
+        theta_max_deg=float(parameters.get("theta_max_deg", p.THETA_MAX_DEG.default)),
+        measure=parameters.get("measure", p.MEASURE.default),
+        blend_s=float(parameters.get("blend_s", p.BLEND_S.default)),
+        blend=parameters.get("blend", p.BLEND.default),
         phase_a=phase_a,
         phase_b=phase_b,
     )

@@ -9,9 +9,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from webapp.clips.analysis import BLENDS, MEASURES
+from motioncore import parameters as p
 from webapp.core.auth import request_user
 from webapp.core.pages import CAMERA_PRESETS, error_page, page
+from webapp.core.parameters import form_field
 from webapp.transitions import presenters
 from webapp.transitions.models import Transition
 from webapp.transitions.selectors import transition_downloads_ready, transition_get
@@ -22,11 +23,11 @@ class TransitionForm(forms.Form):
     """The clip page's "Transition into…" form (the same ranges as the API's)."""
 
     clip_b = forms.IntegerField(min_value=1, label="Clip B")
-    alpha = forms.FloatField(min_value=0.05, max_value=1.0, initial=0.6)
-    theta_max_deg = forms.FloatField(min_value=0.0, max_value=180.0, initial=75.0)
-    method = forms.ChoiceField(choices=MEASURES, initial="speed")
-    blend_s = forms.FloatField(min_value=0.0, max_value=2.0, initial=0.12, label="Blend (s)")
-    blend = forms.ChoiceField(choices=BLENDS, initial="crossfade")
+    alpha = form_field(p.ALPHA)
+    theta_max_deg = form_field(p.THETA_MAX_DEG)
+    measure = form_field(p.MEASURE)
+    blend_s = form_field(p.BLEND_S, label="Blend (s)")
+    blend = form_field(p.BLEND)
 
 
 def _form_errors(form: TransitionForm) -> str:

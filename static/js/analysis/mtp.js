@@ -294,9 +294,10 @@ export class MTPResult {
  * @param {ArrayLike<number>} curve [F] momentum measure, F ≥ 3, non-negative
  * @param {ArrayLike<number>} velocity [F*3] m/s, world frame (direction of motion)
  * @param {number} fps Hz
- * @param {Object} [options]
- * @param {number} [options.alpha=0.6] retention against the unit's peak (0.5–0.7)
- * @param {number} [options.thetaMaxDeg=75] largest angle to the next velocity, degrees
+ * @param {Object} options
+ * @param {number} options.alpha retention against the unit's peak (0.5–0.7)
+ * @param {number} options.thetaMaxDeg largest angle to the next velocity, degrees
+ *   (α and θ_max have no defaults here: motioncore.parameters has them, served to the page)
  * @param {ArrayLike<number> | null} [options.nextVelocity=null] [3] or [F*3] m/s; null skips (2)
  * @param {number} [options.minPeak=0.1] curve units; weaker units have no candidates
  * @param {number} [options.minDecelPerS=0] the curve must fall faster, curve units/s
@@ -306,9 +307,9 @@ export class MTPResult {
  * @returns {MTPResult}
  * @throws {RangeError} mismatched lengths, fewer than 3 frames or fps ≤ 0
  */
-export function detect(curve, velocity, fps, options = {}) {
+export function detect(curve, velocity, fps, options) {
   const {
-    alpha = 0.6, thetaMaxDeg = 75.0, nextVelocity = null, minPeak = 0.1, minDecelPerS = 0.0,
+    alpha, thetaMaxDeg, nextVelocity = null, minPeak = 0.1, minDecelPerS = 0.0,
     extremumGuardS = 0.0, peakProminenceRatio = 0.1, reversalDeg = 150.0,
   } = options;
   const c = Float64Array.from(curve);

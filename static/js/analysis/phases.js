@@ -166,8 +166,9 @@ export function units(curve, fps, { prominenceRatio = 0.1 } = {}) {
  * `phases.label`: start / steady / transition / ending per frame (seed 000 §2.3).
  * @param {ArrayLike<number>} curve [F] non-negative momentum measure
  * @param {number} fps Hz
- * @param {Object} [options]
- * @param {number} [options.alpha=0.6] transition keeps this fraction of the unit's peak
+ * @param {Object} options
+ * @param {number} options.alpha transition keeps this fraction of the unit's peak (no
+ *   default here: motioncore.parameters has it, served to the page)
  * @param {number} [options.steadyRatio=0.9] steady keeps this fraction of the peak
  * @param {number} [options.flatSlopeRatio=0.5] steady |slope| ≤ this × the unit's max |slope|
  * @param {number} [options.minPeak=0] curve units; a unit peaking at most this is all ending
@@ -175,8 +176,8 @@ export function units(curve, fps, { prominenceRatio = 0.1 } = {}) {
  * @returns {PhaseLabels}
  * @throws {RangeError} bad curve or fps, or not 0 < alpha ≤ steadyRatio ≤ 1, flatSlopeRatio ≥ 0
  */
-export function label(curve, fps, options = {}) {
-  const { alpha = 0.6, steadyRatio = 0.9, flatSlopeRatio = 0.5 } = options;
+export function label(curve, fps, options) {
+  const { alpha, steadyRatio = 0.9, flatSlopeRatio = 0.5 } = options;
   const { minPeak = 0.0, prominenceRatio = 0.1 } = options;
   const c = checked(curve, fps);
   if (!(alpha > 0.0 && alpha <= steadyRatio && steadyRatio <= 1.0 && flatSlopeRatio >= 0.0)) {

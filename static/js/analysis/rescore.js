@@ -41,7 +41,7 @@ const TWO_PI = 2.0 * Math.PI;
 const PHASE_ATOL_RAD = 1e-12; // gait.aligned_frames: a run starting exactly on the target
 
 /**
- * `Features.curve(method)`: speed, energy, or |PCA projection|.
+ * `Features.curve(measure)`: speed, energy, or |PCA projection|.
  * @param {AnalysisCurves} curves the server's `curves`
  * @param {Measure} method
  * @returns {Float64Array} [F] curve units (CURVE_UNITS[method])
@@ -161,12 +161,13 @@ export function cuts(result, phase, periodic) {
  * @param {Object} args
  * @param {AnalysisCurves} args.curves the server's `curves` (see top)
  * @param {number} args.fps Hz
- * @param {number} [args.alpha=0.6] momentum retention against the unit's peak (0.5–0.7)
- * @param {number} [args.thetaMaxDeg=75] largest angle to the next clip's velocity, degrees
- * @param {Measure} [args.method="speed"]
+ * @param {number} args.alpha momentum retention against the unit's peak (0.5–0.7)
+ * @param {number} args.thetaMaxDeg largest angle to the next clip's velocity, degrees
+ * @param {Measure} args.measure the momentum measure
+ *   (defaults and bounds: motioncore.parameters, served to the page; none are copied here)
  * @param {ArrayLike<number> | null} [args.nextLocalVelocity=null] [3] m/s; null skips θ
  * @param {boolean} [args.periodic=false] the server's `gait.periodic` (phase-aligned cuts)
- * @returns {{parameters: {alpha: number, theta_max_deg: number, method: Measure, curve_unit: string,
+ * @returns {{parameters: {alpha: number, theta_max_deg: number, measure: Measure, curve_unit: string,
  *     direction_checked: boolean, next_velocity_local_m_per_s: number[] | null},
  *   mtp: import("./mtp.js").MTPResult,
  *   labels: import("./phases.js").PhaseLabels, best: (import("./mtp.js").Candidate | null),
@@ -177,12 +178,12 @@ export function cuts(result, phase, periodic) {
  *   the timeline; `candidates` are in `mtp.order`, each with its breakdown.
  */
 export function rescore(args) {
-  const { curves, fps, alpha = 0.6, thetaMaxDeg = 75.0, method = "speed" } = args;
+  const { curves, fps, alpha, thetaMaxDeg, measure } = args;
   const { nextLocalVelocity = null, periodic = false } = args;
-  const curve = curveOf(curves, method);
+  const curve = curveOf(curves, measure);
   const nextVelocity =
     nextLocalVelocity === null ? null : nextVelocityPerFrame(curves.heading_rad, nextLocalVelocity);
-  const minPeak = MIN_PEAK[method];
+  const minPeak = MIN_PEAK[measure];
   const velocity = curves.com_velocity_m_per_s;
   const mtp = detect(curve, velocity, fps, { alpha, thetaMaxDeg, nextVelocity, minPeak });
   // analysis.STEADY_RATIO, raised to α when α is higher (as motioncore does)
@@ -191,8 +192,8 @@ export function rescore(args) {
     parameters: {
       alpha,
       theta_max_deg: thetaMaxDeg,
-      method,
-      curve_unit: CURVE_UNITS[method],
+      measure,
+      curve_unit: CURVE_UNITS[measure],
       direction_checked: nextVelocity !== null,
       next_velocity_local_m_per_s: nextLocalVelocity && Array.from(nextLocalVelocity),
     },

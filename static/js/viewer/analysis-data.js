@@ -10,7 +10,7 @@ import { curveOf } from "../analysis/rescore.js";
  * @typedef {object} AnalysisBody
  * @property {number} fps
  * @property {number} frames
- * @property {{method: import("../analysis/rescore.js").Measure, curve_unit: string,
+ * @property {{measure: import("../analysis/rescore.js").Measure, curve_unit: string,
  *   next_velocity_local_m_per_s: number[] | null}} parameters
  * @property {{runs: {phase: string, start_frame: number, stop_frame: number}[]}} phases
  * @property {import("../analysis/rescore.js").AnalysisCurves} curves
@@ -45,12 +45,12 @@ export function codesFromRuns(runs, frames) {
  * @returns {import("./curves-panel.js").CurvesData}
  */
 export function panelData(body) {
-  const method = body.parameters.method;
+  const measure = body.parameters.measure;
   return {
     fps: body.fps,
-    curve: curveOf(body.curves, method), // |projection| for PCA, as motioncore scores it
+    curve: curveOf(body.curves, measure), // |projection| for PCA, as motioncore scores it
     unit: body.parameters.curve_unit,
-    label: method,
+    label: measure,
     codes: codesFromRuns(body.phases.runs, body.frames),
     gaitPhase: body.curves.gait_phase_rad,
     contacts: body.curves.contacts ?? {},

@@ -45,13 +45,13 @@ def start_walk_stop() -> analysis.Features:
 
 
 def test_json_has_the_documented_keys_and_units(start_walk_stop: analysis.Features) -> None:
-    result = analysis.analyze(start_walk_stop, alpha=0.6, theta_max_deg=75.0, method="energy")
+    result = analysis.analyze(start_walk_stop, alpha=0.6, theta_max_deg=75.0, measure="energy")
     body = json.loads(json.dumps(result.as_dict()))
     assert set(body) == TOP_KEYS
     assert body["parameters"] == {
         "alpha": 0.6,
         "theta_max_deg": 75.0,
-        "method": "energy",
+        "measure": "energy",
         "curve_unit": "J/kg",
         "direction_checked": False,
         "next_velocity_local_m_per_s": None,
@@ -75,7 +75,7 @@ def test_the_analysis_is_the_mtp_test_on_the_chosen_curve(
     start_walk_stop: analysis.Features,
 ) -> None:
     for method, curve in (("speed", start_walk_stop.speed), ("pca", abs(start_walk_stop.pca))):
-        result = analysis.analyze(start_walk_stop, alpha=0.7, method=method)  # type: ignore[arg-type]
+        result = analysis.analyze(start_walk_stop, alpha=0.7, measure=method)  # type: ignore[arg-type]
         expected = mtp.detect(
             curve, start_walk_stop.com_velocity, start_walk_stop.fps, alpha=0.7, min_peak=0.1
         )

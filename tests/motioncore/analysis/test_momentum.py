@@ -116,7 +116,7 @@ def test_pca_curve_follows_speed_and_curve_returns_each_measure() -> None:
     np.testing.assert_allclose(momentum.curve(m, "pca"), m.speed, rtol=1e-6)  # all joints alike
     np.testing.assert_array_equal(momentum.curve(m, "speed"), m.speed)
     np.testing.assert_array_equal(momentum.curve(m, "energy"), m.kinetic_energy)
-    with pytest.raises(ValueError, match="unknown momentum curve"):
+    with pytest.raises(ValueError, match="unknown momentum measure"):
         momentum.curve(m, "jerk")  # type: ignore[arg-type]
     report = json.loads(json.dumps(m.as_dict()))
     assert len(report["speed_m_per_s"]) == 240 and report["mass_dropped"] == []

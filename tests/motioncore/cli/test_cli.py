@@ -27,6 +27,24 @@ def run(*args: str | Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+def test_the_earlier_option_names_still_work_with_a_notice(sample_dir: Path) -> None:
+    walk = sample_dir / "games105" / "walk60.bvh"
+    old = run("analyze", walk, "--theta", "80", "--method", "energy", "--json", "--no-curves")
+    new = run(
+        "analyze", walk, "--theta-max-deg", "80", "--measure", "energy", "--json", "--no-curves"
+    )
+    assert old.returncode == 0 and new.returncode == 0, old.stderr + new.stderr
+    assert "--theta is deprecated; use --theta-max-deg" in old.stderr
+    assert "--method is deprecated; use --measure" in old.stderr
+    assert json.loads(old.stdout) == json.loads(new.stdout)
+
+
+def test_a_parameter_out_of_its_bounds_is_refused(sample_dir: Path) -> None:
+    result = run("analyze", sample_dir / "games105" / "walk60.bvh", "--alpha", "0.01")
+    assert result.returncode == 2
+    assert "--alpha must be in [0.05, 1]" in result.stderr
+
+
 def test_validate_a_good_file_exits_0_with_a_report(sample_dir: Path) -> None:
     result = run("validate", sample_dir / "games105" / "walk60.bvh", "--json")
     assert result.returncode == 0, result.stderr
@@ -88,12 +106,13 @@ METRIC_NAMES = {"velocity_continuity", "momentum_retention", "energy_loss"}
 def test_analyze_prints_units_phases_gait_and_candidates(sample_dir: Path) -> None:
     walk = sample_dir / "games105" / "walk60.bvh"
     result = run(
-        "analyze", walk, "--alpha", "0.65", "--theta", "80", "--method", "energy", "--json"
+        "analyze", walk, "--alpha", "0.65", "--theta-max-deg", "80", "--measure", "energy", "--json"
     )
     assert result.returncode == 0, result.stderr
+    assert "deprecated" not in result.stderr
     body = json.loads(result.stdout)
     assert body["file"] == str(walk)
-    assert body["parameters"]["alpha"] == 0.65 and body["parameters"]["method"] == "energy"
+    assert body["parameters"]["alpha"] == 0.65 and body["parameters"]["measure"] == "energy"
     assert body["units"] and body["phases"]["runs"] and body["gait"]["periodic"] is True
     first = body["candidates"][0]
     assert {"frame", "time_s", "value", "peak_frame", "breakdown"} <= set(first)

@@ -170,7 +170,13 @@ def test_a_reversal_falls_back_to_the_end_and_recommends_a_transition() -> None:
     a = sine_bell()
     backwards = rigid(-1.0 * np.arange(121) / FPS)  # B steps backwards at 1 m/s from the start
     comparison = transition.compare(
-        a, backwards, alpha=0.6, theta_max_deg=75.0, curve="speed", blend_s=0.12, blend="crossfade"
+        a,
+        backwards,
+        alpha=0.6,
+        theta_max_deg=75.0,
+        measure="speed",
+        blend_s=0.12,
+        blend="crossfade",
     )
     chosen = comparison.chosen
     assert chosen.cut.frame == 120 and "theta_max" in str(chosen.cut.reason)
@@ -197,7 +203,7 @@ def test_compare_json_has_exactly_the_documented_keys() -> None:
         "recommendation",
         "alpha",
         "theta_max_deg",
-        "curve",
+        "measure",
         "leading_frames_dropped",
     }
     assert report["leading_frames_dropped"] == {"a": 0, "b": 0}
@@ -216,7 +222,7 @@ def test_compare_json_has_exactly_the_documented_keys() -> None:
     assert set(report["entry"]["cost"]) == {"total", "pose_m", "velocity_m_per_s", "phase_rad"}
     assert set(report["metrics"]) == {"mtp", "end", "fixed70", "threshold"}
     assert all(set(m) == METRIC_KEYS for m in report["metrics"].values())
-    assert report["blend"] == "inertialize" and report["curve"] == "speed"
+    assert report["blend"] == "inertialize" and report["measure"] == "speed"
     cut, entry = report["cut"]["frame"], report["entry"]["frame"]
     assert report["engine"] == engine.parameters(cut, 121, entry, 121, FPS, 0.12)
     assert (
@@ -262,8 +268,8 @@ def test_b_at_another_frame_rate_is_resampled_and_bad_input_is_rejected() -> Non
     assert planned.clip.num_frames == 84 + 121 - planned.entry.frame  # 2 s of B at 60 Hz
     with pytest.raises(MotionCoreError, match="cut method"):
         transition.plan(a, a, method="halfway")  # type: ignore[arg-type]
-    with pytest.raises(MotionCoreError, match="curve"):
-        transition.plan(a, a, curve="jerk")  # type: ignore[arg-type]
+    with pytest.raises(MotionCoreError, match="measure"):
+        transition.plan(a, a, measure="jerk")  # type: ignore[arg-type]
     with pytest.raises(MotionCoreError, match="blend"):
         transition.plan(a, a, blend="morph")  # type: ignore[arg-type]
     other = Clip(SKELETON, a.rotations[:, ::-1], a.translations, FPS)
@@ -288,7 +294,7 @@ def test_real_walk_that_ends_at_rest_mtp_keeps_more_momentum_than_the_end() -> N
     walk = bvh.load(SAMPLE_DIR / "cmu-bvh11" / "131_02.bvh")
     assert momentum.measure(walk).speed[-1] < 0.1  # A ends at rest
     comparison = transition.compare(
-        walk, walk, alpha=0.6, theta_max_deg=75.0, curve="speed", blend_s=0.12, blend="crossfade"
+        walk, walk, alpha=0.6, theta_max_deg=75.0, measure="speed", blend_s=0.12, blend="crossfade"
     )
     report = json.loads(json.dumps(comparison.as_dict()))
     metrics = report["metrics"]
