@@ -16,6 +16,7 @@ motioncore and the transition report).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
@@ -130,3 +131,10 @@ def renamed(values: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     for old in used:
         today.setdefault(RENAMED[old], values[old])
     return today, used
+
+
+def resolved(values: Mapping[str, Any], which: tuple[Number | Choice, ...]) -> dict[str, Any]:
+    """The value of each parameter in ``which``: from ``values`` (earlier names read too),
+    else its default."""
+    given, _ = renamed(dict(values))
+    return {q.name: given.get(q.name, q.default) for q in which}

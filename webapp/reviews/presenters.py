@@ -253,8 +253,7 @@ def revision_choices(proposal: Proposal, sources: Iterable[Transition]) -> list[
 
 
 def _transition_label(transition: Transition, *, current: bool) -> str:
-    given, _ = parameters.renamed(dict(transition.parameters or {}))
-    value = {q.name: given.get(q.name, q.default) for q in parameters.ANALYSIS}
+    value = parameters.resolved(transition.parameters or {}, parameters.ANALYSIS)
     text = (
         f"Transition {transition.pk}: α {value['alpha']}, θ_max "
         f"{value['theta_max_deg']}°, {value['measure']}"

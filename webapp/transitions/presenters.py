@@ -55,8 +55,7 @@ def engine_facts(engine: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 def parameters_line(parameters: Mapping[str, Any]) -> str:
     """α, θ_max, the measure and the blend in words (earlier names read too)."""
-    given, _ = p.renamed(dict(parameters))
-    value = {q.name: given.get(q.name, q.default) for q in p.TRANSITION}
+    value = p.resolved(parameters, p.TRANSITION)
     return (
         f"α {value['alpha']}, θ_max {value['theta_max_deg']}°, {value['measure']}, "
         f"{value['blend']} over {value['blend_s']} s"
