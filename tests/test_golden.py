@@ -1,5 +1,6 @@
 """The command line's JSON for a fixed list of samples equals what was kept in
-``tests/golden/`` (see :mod:`support.golden`): a refactoring changes no output."""
+``tests/golden/`` (see :mod:`support.golden`, numbers to within its tolerance): a
+refactoring changes no output."""
 
 from __future__ import annotations
 
@@ -11,4 +12,14 @@ from support import golden
 @pytest.mark.parametrize("name", sorted(golden.CASES))
 def test_output_equals_the_golden_one(name: str) -> None:
     assert golden.golden_path(name).is_file(), f"write it: python {golden.__file__} --write"
-    assert golden.run_case(name) == golden.read(name)
+    differences = golden.same(golden.run_case(name), golden.read(name))
+    assert not differences, "\n".join(differences[:20])
+
+
+def test_the_comparison_catches_a_change_and_not_the_last_digits() -> None:
+    kept = {"a": [1.0, 2.5e-3, "x"], "b": {"c": 3, "near_zero": -5.9e-16}}
+    noisy = {"a": [1.0 + 1e-12, 2.5e-3 * (1 + 1e-9), "x"], "b": {"c": 3, "near_zero": -5.4e-16}}
+    assert golden.same(noisy, kept) == []
+    assert golden.same({**noisy, "a": [1.001, 2.5e-3, "x"]}, kept) == ["/a[0]: 1.001 != 1.0"]
+    assert golden.same({**noisy, "b": {"c": 4, "near_zero": 0.0}}, kept) == ["/b/c: 4 != 3"]
+    assert golden.same({"a": kept["a"]}, kept) == [": keys ['b'] differ"]

@@ -5,6 +5,12 @@ Each case runs ``python -m motioncore …`` in a fresh interpreter from the repo
 root (the public command, not the modules behind it), with outputs written to a
 temporary folder whose path is replaced by ``<tmp>`` in what is kept.
 
+Numbers are compared to within :data:`REL_TOL` (or :data:`ABS_TOL` near zero), the
+rest exactly: the same code gives last-digit differences with another release of
+numpy, scipy or the BLAS it links, which is not a change of output. For the same
+reason a written BVH is kept as a digest of what it holds (:func:`bvh_digest`: the
+hierarchy exactly, the numbers by their sums), other written files by their sha256.
+
 Write them anew (only when a change of output is intended, in its own commit)::
 
     .venv/bin/python tests/support/golden.py --write
@@ -14,12 +20,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
+REL_TOL = 1e-5
+"""Relative tolerance of a number (a PFNN walk, recurrent, drifts ~2e-6 across BLAS builds)."""
+ABS_TOL = 1e-9
+"""Absolute tolerance, for numbers that should be zero (a foot at -5e-16 m)."""
 REPO_ROOT = Path(__file__).resolve().parents[2]
 GOLDEN_DIR = REPO_ROOT / "tests" / "golden"
 
@@ -125,11 +136,58 @@ def run_case(name: str) -> Any:
         )
         if done.returncode != 0:
             raise RuntimeError(f"{name}: exit {done.returncode}\n{done.stderr}")
-        written = {
-            path.name: hashlib.sha256(path.read_bytes()).hexdigest()
-            for path in sorted(Path(tmp).iterdir())
-        }
+        written = {path.name: file_digest(path) for path in sorted(Path(tmp).iterdir())}
         return {"printed": json.loads(done.stdout.replace(tmp, "<tmp>")), "written": written}
+
+
+def file_digest(path: Path) -> Any:
+    """What is kept of a written file: :func:`bvh_digest` for a BVH, else its sha256."""
+    data = path.read_bytes()
+    if path.suffix.lower() == ".bvh":
+        return bvh_digest(data.decode())
+    return hashlib.sha256(data).hexdigest()
+
+
+def bvh_digest(text: str) -> dict[str, Any]:
+    """A BVH file's hierarchy (its sha256: names, offsets and channels as written), its
+    frame count and frame time, and per channel the sum and the sum of absolute values
+    of its frame values (in the file's units)."""
+    head, motion = text.split("MOTION", 1)
+    lines = [line.split() for line in motion.strip().splitlines()]
+    frames = [[float(v) for v in line] for line in lines[2:] if line]
+    columns = list(zip(*frames, strict=True)) if frames else []
+    return {
+        "hierarchy_sha256": hashlib.sha256(head.encode()).hexdigest(),
+        "motion_header": [" ".join(lines[0]), " ".join(lines[1])],
+        "channel_sums": [sum(column) for column in columns],
+        "channel_abs_sums": [sum(abs(v) for v in column) for column in columns],
+    }
+
+
+def same(new: Any, kept: Any, where: str = "") -> list[str]:
+    """Where ``new`` differs from ``kept``: structure, strings and booleans exactly,
+    numbers within :data:`REL_TOL` / :data:`ABS_TOL` (an empty list: the same)."""
+    if isinstance(new, bool) or isinstance(kept, bool) or not _numbers(new, kept):
+        if isinstance(new, dict) and isinstance(kept, dict):
+            if set(new) != set(kept):
+                return [f"{where}: keys {sorted(set(new) ^ set(kept))} differ"]
+            return [d for key in kept for d in same(new[key], kept[key], f"{where}/{key}")]
+        if isinstance(new, list) and isinstance(kept, list):
+            if len(new) != len(kept):
+                return [f"{where}: {len(new)} items, {len(kept)} kept"]
+            return [
+                d
+                for i, (a, b) in enumerate(zip(new, kept, strict=True))
+                for d in same(a, b, f"{where}[{i}]")
+            ]
+        return [] if new == kept else [f"{where}: {new!r} != {kept!r}"]
+    if math.isclose(new, kept, rel_tol=REL_TOL, abs_tol=ABS_TOL):
+        return []
+    return [f"{where}: {new!r} != {kept!r}"]
+
+
+def _numbers(*values: Any) -> bool:
+    return all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
 
 
 def golden_path(name: str) -> Path:
