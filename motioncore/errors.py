@@ -32,5 +32,24 @@ class BVHParseError(MotionCoreError):
         return {"line": self.line, "column": self.column, "message": self.message}
 
 
+class BVHLimitError(BVHParseError):
+    """A well-formed BVH file declares more than the reader was allowed to take
+    (:class:`motioncore.bvh.limits.Limits`), found before anything is allocated for it.
+
+    Attributes:
+        limit: the :class:`~motioncore.bvh.limits.Limits` field exceeded (``"max_frames"``).
+        value: what the file declares, in the limit's unit.
+        maximum: the limit.
+    """
+
+    def __init__(
+        self, line: int, column: int, message: str, *, limit: str, value: float, maximum: float
+    ) -> None:
+        super().__init__(line, column, message)
+        self.limit = limit
+        self.value = value
+        self.maximum = maximum
+
+
 class SkeletonError(MotionCoreError):
     """A skeleton lacks what an operation needs (e.g. an unresolved joint role)."""

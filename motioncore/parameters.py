@@ -102,6 +102,20 @@ BLEND_S = Number(
     description="Duration of the blend, seconds (seed 000 §4.2: 0.1–0.15 s).",
 )
 
+# A run without ``fps`` keeps the file's rate; the default is the rate of the clips the
+# app makes itself (scores, walks), for a form that needs a starting value.
+FPS = Number(
+    name="fps",
+    default=60.0,
+    minimum=1.0,
+    maximum=1000.0,
+    step=1.0,
+    unit="Hz",
+    label="frame rate",
+    description="Frame rate a run resamples the clip to, frames per second (the cleaned "
+    "BVH's Frame Time is its inverse, inside the 1e-5–10 s the BVH reader accepts).",
+)
+
 ANALYSIS = (ALPHA, THETA_MAX_DEG, MEASURE)
 """What an analysis of one clip takes."""
 TRANSITION = (ALPHA, THETA_MAX_DEG, MEASURE, BLEND_S, BLEND)

@@ -38,4 +38,3 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):  # noqa: F405
     # server, an in-process worker in the browser tests) then wait for each other's
     # locks (the 20 s timeout) instead of failing with "database table is locked".
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}  # noqa: F405
-    DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"  # noqa: F405

@@ -10,6 +10,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("accounts/", include("webapp.accounts.urls")),
+    path("", include("webapp.projects.urls")),
     path("", include("webapp.clips.urls")),
     path("", include("webapp.transitions.urls")),
     path("", include("webapp.pfnn.urls")),

@@ -2,7 +2,8 @@
 
 * :mod:`motioncore.bvh.files`: :func:`load` a file into a :class:`~motioncore.clip.Clip`,
   :func:`dump` and :func:`save` one (re-exported here);
-* :mod:`motioncore.bvh.text`: the text reader (hierarchy and motion sections, limits),
+* :mod:`motioncore.bvh.limits`: what a file may declare (frames, duration, joints, nesting);
+* :mod:`motioncore.bvh.text`: the text reader (hierarchy and motion sections),
   with :mod:`motioncore.bvh.hierarchy` (the ``HIERARCHY`` grammar);
 * :mod:`motioncore.bvh.fast`: the one-pass reader of the motion numbers, compiled by
   numba (:mod:`motioncore.bvh.kernel`) when it is importable;
@@ -12,5 +13,6 @@
 """
 
 from motioncore.bvh.files import Z_UP_TO_Y_UP, dump, load, read_raw, save
+from motioncore.bvh.limits import Limits
 
-__all__ = ["Z_UP_TO_Y_UP", "dump", "load", "read_raw", "save"]
+__all__ = ["Z_UP_TO_Y_UP", "Limits", "dump", "load", "read_raw", "save"]

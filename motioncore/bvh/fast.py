@@ -21,8 +21,9 @@ import numpy as np
 
 from motioncore.bvh import hierarchy
 from motioncore.bvh import text as bvh_text
+from motioncore.bvh.limits import DEFAULT, Limits
 from motioncore.bvh.text import RawBVH
-from motioncore.errors import BVHParseError
+from motioncore.errors import BVHLimitError, BVHParseError
 
 MIN_BYTES = 1 << 16
 """Below this size the general path is as fast (and needs no JIT)."""
@@ -45,8 +46,13 @@ def available() -> bool:
     return _kernel is not False
 
 
-def read(data: bytes, *, frame_count: str = "error", min_bytes: int = MIN_BYTES) -> RawBVH | None:
-    """Parse ``data`` (a whole BVH file) or return ``None`` to ask for the general path."""
+def read(
+    data: bytes, *, frame_count: str = "error", min_bytes: int = MIN_BYTES, limits: Limits = DEFAULT
+) -> RawBVH | None:
+    """Parse ``data`` (a whole BVH file) or return ``None`` to ask for the general path.
+
+    A file over ``limits`` raises :class:`~motioncore.errors.BVHLimitError` here already
+    (before the frames are scanned); other errors are left to the general path."""
     if not min_bytes <= len(data) <= bvh_text.MAX_FILE_BYTES:
         return None
     if data[:3] == b"\xef\xbb\xbf" or b"\x00" in data[:4096]:
@@ -62,10 +68,17 @@ def read(data: bytes, *, frame_count: str = "error", min_bytes: int = MIN_BYTES)
         if header.count("\r") != header.count("\r\n"):
             return None  # lone CRs: the general path turns them into line ends
         motion_line = header.count("\n") + 1
-        joints, notes = hierarchy.parse_hierarchy(hierarchy.tokenize(header), motion_line)
+        joints, notes = hierarchy.parse_hierarchy(
+            hierarchy.tokenize(header), motion_line, limits=limits
+        )
         declared, frame_time, rest, _ = bvh_text.parse_motion_header(preamble, motion_line)
+    except BVHLimitError:
+        raise
     except (UnicodeDecodeError, BVHParseError):
         return None  # the general path reports it, with the right location
+    limits.check_motion(
+        frames=declared, frame_time_s=frame_time, joints=len(joints), line=motion_line + 1
+    )
     channels = sum(len(j.channels) for j in joints)
     if channels == 0:
         return None

@@ -35,6 +35,8 @@ from motioncore.bvh import conventions as bvh_conventions
 from motioncore.bvh import fast as bvh_fast
 from motioncore.bvh import text as bvh_text
 from motioncore.bvh import units
+from motioncore.bvh.limits import DEFAULT as DEFAULT_LIMITS
+from motioncore.bvh.limits import Limits
 from motioncore.bvh.text import RawBVH, Source
 from motioncore.clip import Clip, JointKind, PositionMode, Skeleton, SourceFormat, UpAxis
 from motioncore.errors import BVHParseError
@@ -54,6 +56,7 @@ def load(
     up_axis: UpAxis | None = None,
     position_mode: PositionMode | Mapping[str, PositionMode] | None = None,
     frame_count: str = "error",
+    limits: Limits = DEFAULT_LIMITS,
 ) -> Clip:
     """Read a BVH file into a clip in metres, Y up.
 
@@ -64,9 +67,12 @@ def load(
         position_mode: override the position-channel convention, for every joint
             (``"add"`` / ``"replace"``) or per joint name.
         frame_count: ``"error"`` or ``"warn"`` when ``Frames:`` disagrees with the data.
+        limits: what the file may declare (:class:`motioncore.bvh.limits.Limits`; the
+            library's generous defaults unless given).
 
     Raises:
-        BVHParseError: for any malformed input or bad override.
+        BVHParseError: for any malformed input or bad override;
+            :class:`~motioncore.errors.BVHLimitError` (a subclass) for a file over ``limits``.
     """
     if unit is not None and unit not in units.METRES_PER_UNIT:
         raise BVHParseError(
@@ -74,24 +80,26 @@ def load(
         )
     if up_axis is not None and up_axis not in ("Y", "Z"):
         raise BVHParseError(0, 0, f"Unknown up axis {up_axis!r}; use 'Y' or 'Z'.")
-    raw = read_raw(source, frame_count=frame_count)
+    raw = read_raw(source, frame_count=frame_count, limits=limits)
     try:
         return _build_clip(raw, unit, up_axis, position_mode)
     except (ValueError, FloatingPointError, MemoryError) as exc:  # defensive: keep the contract
         raise BVHParseError(0, 0, f"The motion could not be interpreted: {exc}.") from exc
 
 
-def read_raw(source: Source, *, frame_count: str = "error") -> RawBVH:
+def read_raw(
+    source: Source, *, frame_count: str = "error", limits: Limits = DEFAULT_LIMITS
+) -> RawBVH:
     """Parse ``source`` without interpreting it: the compiled fast path for large,
     well-formed files (:mod:`motioncore.bvh.fast`), else the general reader
     (:func:`motioncore.bvh.text.read`), which also explains every error."""
     bvh_text.check_frame_count_policy(frame_count)
     data = bvh_text.source_bytes(source)
     if data is not None:
-        raw = bvh_fast.read(data, frame_count=frame_count)
+        raw = bvh_fast.read(data, frame_count=frame_count, limits=limits)
         if raw is not None:
             return raw
-    return bvh_text.read(source if data is None else data, frame_count=frame_count)
+    return bvh_text.read(source if data is None else data, frame_count=frame_count, limits=limits)
 
 
 def _build_clip(

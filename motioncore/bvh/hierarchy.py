@@ -12,7 +12,8 @@ import math
 import re
 from dataclasses import dataclass
 
-from motioncore.errors import BVHParseError
+from motioncore.bvh.limits import DEFAULT, Limits
+from motioncore.errors import BVHLimitError, BVHParseError
 
 MAX_JOINTS = 10_000
 MAX_CHANNELS_PER_JOINT = 64
@@ -64,10 +65,11 @@ def tokenize(header: str, first_line: int = 1) -> list[Token]:
 class _Cursor:
     """A read position in the token list with located errors."""
 
-    def __init__(self, tokens: list[Token], end_line: int) -> None:
+    def __init__(self, tokens: list[Token], end_line: int, limits: Limits) -> None:
         self.tokens = tokens
         self.pos = 0
         self.end_line = end_line
+        self.limits = limits
 
     def peek(self) -> Token | None:
         return self.tokens[self.pos] if self.pos < len(self.tokens) else None
@@ -93,13 +95,17 @@ class _Cursor:
         return words
 
 
-def parse_hierarchy(tokens: list[Token], end_line: int) -> tuple[tuple[RawJoint, ...], list[str]]:
+def parse_hierarchy(
+    tokens: list[Token], end_line: int, *, limits: Limits = DEFAULT
+) -> tuple[tuple[RawJoint, ...], list[str]]:
     """Joints of the HIERARCHY section and warnings.
 
     Several ``ROOT``\\ s are allowed (one skeleton per actor). A top-level ``JOINT``
     (some Mixamo exporters write one) is read as a root and noted in the warnings.
+    More joints or deeper nesting than ``limits`` allow raise
+    :class:`~motioncore.errors.BVHLimitError` at the joint that is one too many.
     """
-    cursor = _Cursor(tokens, end_line)
+    cursor = _Cursor(tokens, end_line, limits)
     cursor.expect("HIERARCHY")
     joints: list[RawJoint] = []
     notes: list[str] = []
@@ -110,14 +116,15 @@ def parse_hierarchy(tokens: list[Token], end_line: int) -> tuple[tuple[RawJoint,
             raise _error(token, "This '}' has no matching '{' (the braces are unbalanced).")
         elif token.text.upper() != "ROOT":
             raise _error(token, f"Expected ROOT but found {quote(token.text)}.")
-        _parse_joint(cursor, joints, parent=-1)
+        _parse_joint(cursor, joints, parent=-1, depth=1)
     if not joints:
         raise BVHParseError(end_line, 1, "The hierarchy declares no ROOT joint.")
     return tuple(joints), notes
 
 
-def _parse_joint(cursor: _Cursor, joints: list[RawJoint], parent: int) -> None:
+def _parse_joint(cursor: _Cursor, joints: list[RawJoint], parent: int, depth: int) -> None:
     keyword = cursor.next("ROOT, JOINT or End Site")
+    _check_depth(cursor.limits, keyword, depth)
     kind = keyword.text.upper()
     if kind == "END":
         _parse_end_site(cursor, keyword, joints, parent)
@@ -131,13 +138,37 @@ def _parse_joint(cursor: _Cursor, joints: list[RawJoint], parent: int) -> None:
     cursor.expect("{")
     offset = _parse_offset(cursor)
     channels = _parse_channels(cursor) if _peek_is(cursor, "CHANNELS") else ()
-    if len(joints) >= MAX_JOINTS:
-        raise _error(keyword, f"The hierarchy has more than {MAX_JOINTS} joints.")
+    _check_joint_count(cursor.limits, keyword, len(joints) + 1)
     index = len(joints)
     joints.append(RawJoint(name, kind, parent, offset, channels, keyword.line))
     while not _peek_is(cursor, "}"):
-        _parse_joint(cursor, joints, parent=index)
+        _parse_joint(cursor, joints, parent=index, depth=depth + 1)
     cursor.expect("}")
+
+
+def _check_depth(limits: Limits, keyword: Token, depth: int) -> None:
+    if depth > limits.max_depth:
+        raise BVHLimitError(
+            keyword.line,
+            keyword.column,
+            f"The joints are nested more than {limits.max_depth} deep.",
+            limit="max_depth",
+            value=depth,
+            maximum=limits.max_depth,
+        )
+
+
+def _check_joint_count(limits: Limits, keyword: Token, count: int) -> None:
+    maximum = min(limits.max_joints, MAX_JOINTS)
+    if count > maximum:
+        raise BVHLimitError(
+            keyword.line,
+            keyword.column,
+            f"The hierarchy has more than {maximum} joints.",
+            limit="max_joints",
+            value=count,
+            maximum=maximum,
+        )
 
 
 def _parse_end_site(cursor: _Cursor, keyword: Token, joints: list[RawJoint], parent: int) -> None:
@@ -149,6 +180,7 @@ def _parse_end_site(cursor: _Cursor, keyword: Token, joints: list[RawJoint], par
     cursor.expect("{")
     offset = _parse_offset(cursor)
     cursor.expect("}")
+    _check_joint_count(cursor.limits, keyword, len(joints) + 1)
     name = f"{joints[parent].name}_End"
     joints.append(RawJoint(name, "End Site", parent, offset, (), keyword.line))
 

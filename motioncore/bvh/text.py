@@ -25,6 +25,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from motioncore.bvh.hierarchy import RawJoint, number, parse_hierarchy, quote, tokenize
+from motioncore.bvh.limits import DEFAULT, Limits
 from motioncore.errors import BVHParseError
 
 Source = str | bytes | os.PathLike[str]
@@ -300,24 +301,39 @@ def frame_line_number(data: str, first_line: int, row: int) -> int:
 # --------------------------------------------------------------------------- whole file
 
 
-def read(source: Source, *, frame_count: str = "error") -> RawBVH:
+def read(source: Source, *, frame_count: str = "error", limits: Limits = DEFAULT) -> RawBVH:
     """Parse ``source`` into a :class:`RawBVH`.
 
     ``frame_count`` is the policy when ``Frames:`` disagrees with the frame lines
     present: ``"error"`` (default; a short file is usually truncated) raises
     :class:`BVHParseError`, ``"warn"`` keeps the frames present and records a warning.
+    A file declaring more than ``limits`` allow raises
+    :class:`~motioncore.errors.BVHLimitError` before its frames are read.
     """
     check_frame_count_policy(frame_count)
     text, endings = decode(source)
     header, _, motion, motion_line = split_sections(text)
-    joints, notes = parse_hierarchy(tokenize(header), motion_line)
+    joints, notes = parse_hierarchy(tokenize(header), motion_line, limits=limits)
     declared, frame_time, data, data_line = parse_motion_header(motion, motion_line)
+    limits.check_motion(
+        frames=declared, frame_time_s=frame_time, joints=len(joints), line=motion_line + 1
+    )
     channels = sum(len(j.channels) for j in joints)
     values = parse_values(data, data_line, channels)
-    if channels == 0:  # blank frame lines carry nothing to count: trust 'Frames:'
-        values = np.zeros((declared, 0))
+    if channels == 0:  # frame lines are blank: count the lines, never trust 'Frames:' alone
+        values = np.zeros((min(declared, blank_frame_lines(data)), 0))
     notes += _frame_count_check(values.shape[0], declared, data, data_line, frame_count)
     return RawBVH(joints, frame_time, values, declared, tuple(notes), endings)
+
+
+def blank_frame_lines(data: str) -> int:
+    """How many frame lines ``data`` (the text after the ``Frame Time:`` value) holds when
+    every frame line is blank: its line ends after the Frame Time line's own, plus an
+    unterminated last line."""
+    lines = data.count("\n") - 1
+    if data and not data.endswith("\n"):
+        lines += 1
+    return max(lines, 0)
 
 
 def check_frame_count_policy(frame_count: str) -> None:

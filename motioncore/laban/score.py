@@ -33,6 +33,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from motioncore import jsontext
 from motioncore.errors import MotionCoreError
 
 FORMAT = "kinetograph-score/1"
@@ -91,6 +92,8 @@ MODIFIER_TOLERANCE_BEATS = 0.25
 it attaches to the nearest one in its column (seed 003 §5, by proximity)."""
 MAX_SECONDS = 1800.0
 """The longest score accepted (half an hour): what one animation may cost."""
+MAX_PATH_DEG = 1440.0
+"""The most a curved path may turn (four full turns, like the turn sign's ``amount``)."""
 
 
 class ScoreError(MotionCoreError):
@@ -219,7 +222,9 @@ def _parsed(source: str | Path | Mapping[str, Any]) -> Mapping[str, Any]:
         return source
     text = source.read_text(encoding="utf-8") if isinstance(source, Path) else source
     try:
-        data = json.loads(text)
+        data = jsontext.loads(text)
+    except jsontext.TooDeep as error:
+        raise ScoreError([str(error)]) from None
     except json.JSONDecodeError as error:
         raise ScoreError(
             [f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}"]
@@ -318,6 +323,8 @@ def _path_problems(s: Symbol) -> list[str]:
         out.append("path must be 'straight' or 'curved'")
     if s.path == "curved" and (not _number(s.amount_deg) or s.amount_deg == 0):
         out.append("a curved path needs a non-zero amount_deg")
+    elif _number(s.amount_deg) and not abs(float(s.amount_deg or 0)) <= MAX_PATH_DEG:
+        out.append(f"amount_deg must be at most {MAX_PATH_DEG:g}° either way (four full turns)")
     if s.duration <= 0:
         out.append("a path sign needs a duration")
     return out

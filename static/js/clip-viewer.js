@@ -3,13 +3,17 @@
 // curves under it (α, θ_max and the measure re-score the cut points in the browser).
 //
 // The viewer arrays come from the clip's `viewer.json` download (the URL is in
-// `data-viewer-url` on #viewer); the browser does no kinematics.
+// `data-viewer-url` on #viewer); the browser does no kinematics. A long clip's are a
+// preview of every `stride`-th frame: the clock still counts every frame (the curves'
+// frames), and the skeletons draw the full-rate window around the playhead once it is
+// fetched from `viewer.f32` / `viewer-raw.f32` (viewer/full-rate.js).
 
 import { rescore } from "./analysis/rescore.js";
 import { csrfToken, errorMessage, parseJson } from "./api.js";
 import { panelData, summary } from "./viewer/analysis-data.js";
 import { describe, travellingRoot } from "./viewer/arrays.js";
 import { CurvesPanel } from "./viewer/curves-panel.js";
+import { LeveledSkeleton } from "./viewer/full-rate.js";
 import { Player } from "./viewer/player.js";
 import { SkeletonView } from "./viewer/skeleton-view.js";
 
@@ -26,21 +30,23 @@ const ui = {
 const state = {
   /** @type {Player | null} */ player: null,
   /** @type {SkeletonView | null} */ skeleton: null,
-  /** @type {{view: SkeletonView, fps: number, startS: number} | null} */ ghost: null,
+  /** @type {LeveledSkeleton | null} the skeleton at the clock's frame */ motion: null,
+  /** @type {{view: SkeletonView, motion: LeveledSkeleton, startS: number} | null} */ ghost: null,
   /** @type {CurvesPanel | null} */ panel: null,
   hips: 0,
 };
 
 /** @param {import("./viewer/playback.js").Playback} playback */
 function showFrame(playback) {
-  const { player, skeleton } = state;
-  if (!player || !skeleton || !root) return;
-  skeleton.update(playback.frame);
-  if (state.ghost) {
-    state.ghost.view.update(Math.round((playback.time + state.ghost.startS) * state.ghost.fps));
-    root.dataset.ghostFrame = String(state.ghost.view.frame);
+  const { player, motion } = state;
+  if (!player || !motion || !root) return;
+  motion.update(playback.frame);
+  const ghost = state.ghost?.motion;
+  if (ghost && state.ghost) {
+    ghost.update(Math.round((playback.time + state.ghost.startS) * ghost.level.fps));
+    root.dataset.ghostFrame = String(ghost.frame);
   }
-  player.track(skeleton, state.hips, playback.frame);
+  player.track(motion, state.hips, playback.frame);
   player.controls?.show();
   state.panel?.update(playback.frame);
 }
@@ -194,12 +200,23 @@ async function toggleGhost(root, shown) {
     /** @type {import("./viewer/arrays.js").ViewerArrays} */
     const arrays = await response.json();
     const view = new SkeletonView(arrays, { color: 0x8a94a6, opacity: 0.45 });
+    const motion = new LeveledSkeleton(view, arrays, root.dataset.rawUrl ?? "");
     // start_s: where the cleaned clip starts in the raw one (dropped bind-pose frames).
-    state.ghost = { view, fps: arrays.fps, startS: Number(arrays.start_s ?? 0) };
+    state.ghost = { view, motion, startS: Number(arrays.start_s ?? 0) };
     state.player?.stage.scene.add(view.group);
   }
   if (state.ghost) state.ghost.view.group.visible = shown;
   root.dataset.ghostShown = String(shown);
+  if (state.player?.playback) showFrame(state.player.playback);
+}
+
+/**
+ * A full-rate window arrived: draw the frame again (the camera too); say which frames.
+ * @param {HTMLElement} root
+ */
+function fullRateLanded(root) {
+  const held = state.motion?.full?.window;
+  if (held) root.dataset.fullRate = `${held.start}-${held.end}`;
   if (state.player?.playback) showFrame(state.player.playback);
 }
 
@@ -220,13 +237,17 @@ async function init(root) {
     onResize: () => state.panel?.resize(),
   });
   const skeleton = new SkeletonView(arrays);
+  const motion = new LeveledSkeleton(skeleton, arrays, root.dataset.viewerUrl ?? "", {
+    onLoad: () => fullRateLanded(root),
+  });
   state.player = player;
   state.skeleton = skeleton;
+  state.motion = motion;
   state.hips = travellingRoot(arrays);
   player.stage.scene.add(skeleton.group);
-  const playback = player.setClock(arrays.frames, arrays.fps);
+  const playback = player.setClock(motion.level.frames, motion.level.fps);
   showFrame(playback);
-  player.aim("front", skeleton, state.hips);
+  player.aim("front", motion, state.hips);
   ui.status.textContent = describe(arrays);
   root.dataset.ready = "true";
   const ghost = ui.ghost;

@@ -33,7 +33,7 @@ PLAYER_CANVAS = "#score-player [data-canvas] canvas"
 @pytest.fixture
 def score(transactional_db: None, settings: Any, tmp_path: Path, monkeypatch: Any) -> Any:
     """walk_forward.json uploaded to a project of "notator" (owner)."""
-    from webapp.laban.services import score_upload_create
+    from support.web import animated_score
 
     settings.MEDIA_ROOT = str(tmp_path / "media")
     monkeypatch.setattr(services, "heartbeat_interval_s", lambda: 3600.0)
@@ -41,7 +41,7 @@ def score(transactional_db: None, settings: Any, tmp_path: Path, monkeypatch: An
     owner = get_user_model().objects.create_user(username="notator", password=PASSWORD)
     project = Project.objects.create(name="Scores")
     Membership.objects.create(project=project, user=owner, role=Role.OWNER)
-    return score_upload_create(
+    return animated_score(
         project=project, user=owner, name=SCORE_FILE.name, data=SCORE_FILE.read_bytes()
     )
 

@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from motioncore import bvh, export, fk
-from motioncore.clip import Clip, Skeleton
+from motioncore.clip import Clip
+from support.humanoid import chain_skeleton
 
 SQRT_HALF = math.sqrt(0.5)
 
@@ -25,17 +26,7 @@ def _chain() -> Clip:
     Frame 0: rest pose with the root at (1, 2, 3). Frame 1: the root also turned
     90° about +Y, which swings the end site from +Z to +X. Rendered at 30 fps.
     """
-    skeleton = Skeleton(
-        names=("Hips", "Chest", "Chest_End"),
-        parents=np.array([-1, 0, 1], dtype=np.int64),
-        offsets=np.array([[0.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 0.5]]),
-        channels=(
-            ("Xposition", "Yposition", "Zposition", "Zrotation", "Xrotation", "Yrotation"),
-            ("Zrotation", "Xrotation", "Yrotation"),
-            (),
-        ),
-        kinds=("ROOT", "JOINT", "End Site"),
-    )
+    skeleton = chain_skeleton()
     rotations = np.zeros((2, 3, 4))
     rotations[..., 0] = 1.0
     rotations[1, 0] = [SQRT_HALF, 0.0, SQRT_HALF, 0.0]

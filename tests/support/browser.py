@@ -58,13 +58,33 @@ CANVAS_PROBE = """(selector) => {
 }"""
 
 
+class CspBypassingBrowser:
+    """The launched browser, whose pages and contexts bypass the site's
+    Content-Security-Policy unless asked not to (``bypass_csp=False``, as
+    ``tests/browser/test_csp.py`` does): Playwright's ``wait_for_function`` evaluates its
+    string with ``eval``, which the policy's script-src (no 'unsafe-eval') refuses."""
+
+    def __init__(self, launched: Any) -> None:
+        self._launched = launched
+
+    def new_context(self, **options: Any) -> Any:
+        return self._launched.new_context(**{"bypass_csp": True, **options})
+
+    def new_page(self, **options: Any) -> Any:
+        return self._launched.new_page(**{"bypass_csp": True, **options})
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._launched, name)
+
+
 @pytest.fixture
 def browser() -> Iterator[Any]:
     """Headless Debian Chromium (use it after the fixtures that touch the database:
-    Playwright's event loop then runs in this thread and Django refuses the ORM)."""
+    Playwright's event loop then runs in this thread and Django refuses the ORM); see
+    :class:`CspBypassingBrowser`."""
     with sync_api.sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield launched
+        yield CspBypassingBrowser(launched)
         launched.close()
 
 

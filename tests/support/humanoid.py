@@ -44,3 +44,19 @@ def tiny_humanoid() -> Skeleton:
         + (("Zrotation", "Xrotation", "Yrotation"),) * (len(joints) - 1),
         kinds=tuple("ROOT" if p < 0 else "JOINT" for _, p, _ in joints),
     )
+
+
+def chain_skeleton() -> Skeleton:
+    """Hips (a root with positions, rotations ZXY), a chest 1 m above it and an end site
+    0.5 m along the chest's +Z."""
+    return Skeleton(
+        names=("Hips", "Chest", "Chest_End"),
+        parents=np.array([-1, 0, 1], dtype=np.int64),
+        offsets=np.array([[0.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 0.5]]),
+        channels=(
+            ("Xposition", "Yposition", "Zposition", "Zrotation", "Xrotation", "Yrotation"),
+            ("Zrotation", "Xrotation", "Yrotation"),
+            (),
+        ),
+        kinds=("ROOT", "JOINT", "End Site"),
+    )

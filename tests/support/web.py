@@ -22,6 +22,8 @@ from motioncore import analysis, bvh
 from support.paths import SAMPLE_DIR
 from webapp.clips.models import Artifact, ArtifactKind, Clip
 from webapp.clips.services import clip_upload_create
+from webapp.laban.models import Score
+from webapp.laban.services import score_upload_create
 from webapp.pfnn.models import Generation
 from webapp.pfnn.selectors import GENERATION_DOWNLOADS
 from webapp.projects.models import Project, Role
@@ -65,6 +67,8 @@ ARTIFACT_BYTES = {
     ArtifactKind.CLEAN_REPORT: b'{"cleaned": true}',
     ArtifactKind.VIEWER: b'{"format": "kinetograph-viewer/1"}',
     ArtifactKind.VIEWER_RAW: b'{"format": "kinetograph-viewer/1", "raw": true}',
+    ArtifactKind.VIEWER_FULL: b"\x00\x00\x80\x3f" * 6,
+    ArtifactKind.VIEWER_RAW_FULL: b"\x00\x00\x00\x40" * 6,
     ArtifactKind.ANALYSIS: b'{"units": []}',
 }
 
@@ -235,3 +239,13 @@ def finish_proposal(transition: Transition, author: AbstractUser, **kwargs: Any)
     return proposal_create_from_transition(
         user=author, project_id=transition.project_id, transition_id=transition.pk, **kwargs
     )
+
+
+def animated_score(*, project: Project, user: Any, name: str, data: bytes) -> Score:
+    """``score_upload_create``, then its clip's first run (the animation) as a worker runs
+    it; the score as it is then."""
+    score = score_upload_create(project=project, user=user, name=name, data=data)
+    run = score.clip.runs.order_by("pk").first()
+    if run is not None and run.status == Status.QUEUED:
+        pipeline.execute(run_id=run.pk)
+    return Score.objects.select_related("project", "clip", "created_by").get(pk=score.pk)

@@ -244,6 +244,8 @@ def test_clip_detail_follows_the_contract(viewer: APIClient, clip: Clip) -> None
         "cleaned.bvh": None,
         "viewer.json": None,
         "viewer-raw.json": None,
+        "viewer.f32": None,
+        "viewer-raw.f32": None,
         "clean-report.json": None,
         "analysis.json": None,
     }

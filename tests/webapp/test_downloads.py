@@ -15,9 +15,15 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import AbstractUser, User
 
-from support.web import SAMPLES, client_for, finish_generation, finish_run, finish_transition
+from support.web import (
+    SAMPLES,
+    animated_score,
+    client_for,
+    finish_generation,
+    finish_run,
+    finish_transition,
+)
 from webapp.clips.models import Clip
-from webapp.laban.services import score_upload_create
 from webapp.reviews.models import Proposal
 
 COMMON = {
@@ -29,6 +35,20 @@ COMMON = {
     "Cross-Origin-Opener-Policy": "same-origin",
 }
 """What DRF and the security middleware add to every API response."""
+CSP_DIRECTIVES = {
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data: blob:",
+    "connect-src 'self'",
+    "font-src 'self'",
+    "worker-src 'self' blob:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "form-action 'self'",
+}
+"""The Content-Security-Policy on every response (its directives in no fixed order)."""
 
 BVH = "application/octet-stream"
 JSON = "application/json"
@@ -53,7 +73,7 @@ def _walk(clip: Clip, proposal: Proposal, user: User) -> int:
 
 def _score(clip: Clip, proposal: Proposal, user: User) -> int:
     data = (SAMPLES / "scores" / "walk_forward.json").read_bytes()
-    made = score_upload_create(project=clip.project, user=user, name="walk.json", data=data)
+    made = animated_score(project=clip.project, user=user, name="walk.json", data=data)
     return made.pk
 
 
@@ -102,9 +122,13 @@ def test_every_download_answers_the_same_headers(
     response = client_for(members["viewer"]).get(url.format(pk))
     assert response.status_code == 200
     name = filename.format(pk)
-    assert dict(response.headers) == {
+    headers = dict(response.headers)
+    policy = headers.pop("Content-Security-Policy")
+    assert set(policy.split("; ")) == CSP_DIRECTIVES
+    assert headers == {
         **COMMON,
         "Content-Type": content_type,
         "Content-Length": str(len(_body(response))),
         "Content-Disposition": f'attachment; filename="{name}"',
+        **({"Accept-Ranges": "bytes"} if url.startswith("/api/v1/clips/") else {}),  # ranged
     }

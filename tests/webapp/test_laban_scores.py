@@ -1,6 +1,6 @@
-"""Labanotation scores in the web app: upload through the API (animated at once, added
-to the project as a clip whose pipeline run is queued), refusals that list every
-problem, downloads, and the project page's upload form."""
+"""Labanotation scores in the web app: upload through the API (validated, added to the
+project as a clip whose first run animates it: ``pipeline.execute`` here, what a worker
+does), refusals that list every problem, downloads, and the project page's upload form."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from support.web import SAMPLES, client_for
 from webapp.clips.models import Clip
 from webapp.laban.models import Score
 from webapp.projects.models import Project
+from webapp.runs import pipeline
 
 WALK = SAMPLES / "scores" / "walk_forward.json"
 
@@ -38,6 +39,13 @@ def _content(response: Any) -> bytes:
     return bytes(response.content)
 
 
+def _animated(user: AbstractUser, body: dict[str, Any]) -> dict[str, Any]:
+    """Run the score's first run as a worker would; the score as the API shows it then."""
+    pipeline.execute(run_id=body["run"]["id"])
+    animated: dict[str, Any] = client_for(user).get(f"/api/v1/scores/{body['id']}/").json()
+    return animated
+
+
 def test_an_uploaded_score_is_animated_and_becomes_a_clip(
     project: Project,
     members: dict[str, AbstractUser],
@@ -48,11 +56,18 @@ def test_an_uploaded_score_is_animated_and_becomes_a_clip(
     with django_capture_on_commit_callbacks(execute=True):
         response = _upload(members["editor"], project, "walk_forward.json", WALK.read_bytes())
     assert response.status_code == 201, response.content
-    body = response.json()
+    queued = response.json()
+    assert queued["measures"] is None and queued["run"]["status"] == "queued"  # not animated yet
+    assert (
+        client_for(members["viewer"]).get(queued["downloads"]["animation.bvh"]).status_code == 404
+    )
+    body = _animated(members["editor"], queued)
+    assert body["run"]["status"] == "succeeded", body["run"]
     assert body["title"] == "Eight steps forward" and body["measures"]["steps"] == 8
     assert body["measures"]["ground_skate_m"] < 0.01 and body["measures"]["eps_physics_m2_s4"] < 10
     clip = Clip.objects.get(pk=body["clip"])
-    assert clip.name == "walk_forward.bvh" and recorded_runs == [clip.runs.get().pk]
+    assert clip.name == "walk_forward.json" and recorded_runs == [clip.runs.get().pk]
+    assert clip.frames == body["measures"]["frames"] and clip.fps == 60  # filled in by the run
     client = client_for(members["viewer"])
     animation = bvh.load(_content(client.get(body["downloads"]["animation.bvh"])))
     assert animation.skeleton.names == canonical.NAMES
@@ -83,12 +98,13 @@ def test_a_labanwriter_text_uploads_with_its_unread_records_reported(
     text = (SAMPLES / "labanwriter" / "walk.lw4.txt").read_bytes()
     response = _upload(members["editor"], project, "walk.lw4", text)
     assert response.status_code == 201, response.content
-    body = response.json()
+    body = _animated(members["editor"], response.json())
     notes = body["import_notes"]
     assert notes["records"] > 0 and notes["ignored_records"]  # kept and reported, not dropped
     assert all(r["reason"] for r in notes["ignored_records"])
     assert body["measures"]["steps"] > 0
     walk = _upload(members["editor"], project, "walk_forward.json", WALK.read_bytes())
+    _animated(members["editor"], walk.json())
     assert walk.json()["import_notes"] is None
     browser = Client()
     browser.force_login(members["viewer"])
@@ -156,6 +172,11 @@ def test_the_project_page_uploads_a_score_and_shows_its_page(
     response = client.post(f"/projects/{project.pk}/scores/new/", {"file": file})
     score = Score.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/scores/{score.pk}/"
+    waiting = client.get(f"/scores/{score.pk}/").content.decode()
+    assert "run-status" in waiting and "score-view.js" not in waiting  # the run's progress
+    pipeline.execute(run_id=score.clip.runs.get().pk)
+    shown = client.get(f"/scores/{score.pk}/").content.decode()
+    assert "score-view.js" in shown and "run-status" not in shown
     bad = SimpleUploadedFile("bad.json", b'{"format": "kinetograph-score/1"}')
     refused = client.post(f"/projects/{project.pk}/scores/new/", {"file": bad})
     assert refused.status_code == 400 and b"tempo_bpm" in refused.content

@@ -13,9 +13,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from support.web import SAMPLES, finish_proposal, finish_transition
+from support.web import SAMPLES, animated_score, finish_proposal, finish_transition
 from webapp.clips.models import Clip
-from webapp.laban.services import score_upload_create
 from webapp.reviews.models import Activity, Notification, Proposal
 
 NOT_PAGES = ("admin/", "api/")
@@ -43,7 +42,7 @@ def ids(clip: Clip, proposal: Proposal, members: dict[str, AbstractUser]) -> dic
     owner = members["owner"]
     assert isinstance(owner, User)
     data = (SAMPLES / "scores" / "walk_forward.json").read_bytes()
-    score = score_upload_create(project=clip.project, user=owner, name="walk.json", data=data)
+    score = animated_score(project=clip.project, user=owner, name="walk.json", data=data)
     other = finish_proposal(finish_transition(clip, clip), members["editor"])
     activity = Activity.objects.create(
         project=clip.project, actor=members["editor"], verb="comment.created", proposal=proposal

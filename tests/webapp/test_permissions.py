@@ -22,6 +22,7 @@ from django.urls import URLResolver
 
 from support.web import (
     SAMPLES,
+    animated_score,
     attach_features,
     client_for,
     finish_generation,
@@ -36,7 +37,6 @@ from webapp.clips.selectors import DOWNLOADS
 from webapp.clips.services import clip_upload_create
 from webapp.laban.models import Score
 from webapp.laban.selectors import SCORE_DOWNLOADS
-from webapp.laban.services import score_upload_create
 from webapp.pfnn.models import Generation
 from webapp.pfnn.selectors import GENERATION_DOWNLOADS
 from webapp.projects.models import Membership, Project, Role
@@ -94,6 +94,26 @@ ENDPOINTS = [
         OWN,
         {"username": "newcomer", "role": "viewer"},
     ),
+    Endpoint(
+        "member role",
+        "patch",
+        "/api/v1/projects/{project}/members/reviewer-user/",
+        cells(200, 403, 403, 403, 404),
+        {"role": "viewer"},
+    ),
+    Endpoint(
+        "member remove",  # the reviewer removing themselves is leaving
+        "delete",
+        "/api/v1/projects/{project}/members/reviewer-user/",
+        cells(204, 403, 204, 403, 404),
+    ),
+    Endpoint("token rotate", "post", "/api/v1/auth/token/rotate/", ANY_USER),
+    Endpoint(
+        "logout everywhere",
+        "post",
+        "/api/v1/auth/logout-everywhere/",
+        cells(204, 204, 204, 204, 204),
+    ),
     Endpoint("clips list", "get", "/api/v1/projects/{project}/clips/", READ),
     Endpoint("clip upload", "post", "/api/v1/projects/{project}/clips/", EDIT, multipart=True),
     Endpoint("clip detail", "get", "/api/v1/clips/{clip}/", READ),
@@ -101,6 +121,8 @@ ENDPOINTS = [
     Endpoint("download cleaned", "get", "/api/v1/clips/{clip}/download/cleaned.bvh/", READ),
     Endpoint("download viewer", "get", "/api/v1/clips/{clip}/download/viewer.json/", READ),
     Endpoint("download raw viewer", "get", "/api/v1/clips/{clip}/download/viewer-raw.json/", READ),
+    Endpoint("download viewer f32", "get", "/api/v1/clips/{clip}/download/viewer.f32/", READ),
+    Endpoint("download raw f32", "get", "/api/v1/clips/{clip}/download/viewer-raw.f32/", READ),
     Endpoint("download report", "get", "/api/v1/clips/{clip}/download/clean-report.json/", READ),
     Endpoint("run start", "post", "/api/v1/clips/{clip}/runs/", EDIT, {"fps": 30}),
     Endpoint("runs list", "get", "/api/v1/projects/{project}/runs/", READ),
@@ -285,7 +307,7 @@ def build_world(project: Project, editor: AbstractUser, data: bytes) -> World:
     attach_features(run)
     transition = finish_transition(clip, clip)
     webhook = Webhook.objects.create(project=project, url="https://example.com/h", secret="s")
-    score = score_upload_create(
+    score = animated_score(
         project=project, user=uploader, name="walk.json", data=WORLD_SCORE.read_bytes()
     )
     proposal = finish_proposal(transition, uploader)
@@ -362,6 +384,7 @@ def api_routes(patterns: list[Any], prefix: str = "") -> set[str]:
         if isinstance(pattern, URLResolver):
             routes |= api_routes(pattern.url_patterns, route)
         elif pattern.name != "not-found":
+            route = route.replace("<str:username>", "reviewer-user")  # the matrix's target
             routes.add(re.sub(r"<int:(\w+)_id>", r"{\1}", route))
     return routes
 

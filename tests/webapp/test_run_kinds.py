@@ -50,6 +50,14 @@ STORED_KINDS = {
     "pfnn_report",
 }
 """Every ``Artifact.kind`` value stored before kinds were opened (clips migration 0007)."""
+ADDED_KINDS = {
+    "viewer_full",  # issue 16: long clips' full-rate positions (float32)
+    "viewer_raw_full",
+    "score_animation_bvh",  # issue 16: the score animation became a run
+    "score_animation_viewer",
+    "score_footprints",
+}
+"""Kinds added since, by the apps that own them."""
 KIND_APPS = ("api", "clips", "laban", "pfnn", "reviews", "transitions", "webhooks")
 """Apps that define kinds of run or observe them: the run engine imports none of them."""
 
@@ -158,7 +166,7 @@ def test_each_app_registers_its_kind() -> None:
 
 def test_stored_artifact_kinds_are_unchanged() -> None:
     kinds = registry.artifact_kinds()
-    assert set(kinds) - {"toy_note"} == STORED_KINDS
+    assert set(kinds) - {"toy_note"} == STORED_KINDS | ADDED_KINDS
     assert kinds["cleaned_bvh"] == "Cleaned BVH"
     assert kinds["transition_viewer_threshold"] == "Speed-threshold cut viewer arrays (JSON)"
     assert registry.artifact_kind_label("pfnn_report") == "PFNN walk measures (JSON)"

@@ -5,6 +5,12 @@ phase: :class:`motioncore.analysis.Features`) as an ``.npz`` artifact; changing 
 θ_max or the momentum measure only re-runs the cheap part
 (:func:`motioncore.analysis.analyze`, milliseconds), so the API answers at once.
 Loaded features are cached per stored file (by its sha256) in each process.
+
+The cheap part still grows with the clip: past ``ANALYSIS_SYNC_MAX_FRAMES`` frames a
+request is answered from the stored analysis when it asks for the parameters that
+analysis was made at, and refused otherwise (409 ``analysis_too_long``, pointing at a
+run with those parameters: ``POST clips/{id}/runs/``), so no request recomputes a long
+clip.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 
 from motioncore import analysis
@@ -19,7 +26,7 @@ from motioncore import parameters as p
 from motioncore.parameters import Measure
 from webapp.clips.models import ArtifactKind, Clip
 from webapp.clips.selectors import clip_artifact, clip_artifact_json, clip_get
-from webapp.core.errors import NotFound, ServiceError
+from webapp.core.errors import Conflict, NotFound, ServiceError
 from webapp.projects.models import Role
 from webapp.projects.permissions import require_role
 
@@ -54,6 +61,8 @@ def clip_analysis(
     chosen = analysis_parameters(
         clip, {"alpha": alpha, "theta_max_deg": theta_max_deg, "measure": measure}
     )
+    if clip.frames > settings.ANALYSIS_SYNC_MAX_FRAMES:
+        return _stored_analysis(clip, chosen, next_clip_id)
     next_features = None
     if next_clip_id is not None:
         following = clip_get(user=user, clip_id=next_clip_id)
@@ -70,6 +79,38 @@ def clip_analysis(
         "saved_parameters": analysis_parameters(clip, {}),
         **result.as_dict(),
     }
+
+
+def _stored_analysis(
+    clip: Clip, chosen: dict[str, Any], next_clip_id: int | None
+) -> dict[str, Any]:
+    """The stored analysis of a clip too long to recompute in a request, if it was made at
+    ``chosen`` (and without a next clip); else the 409 that says how to get it."""
+    stored = clip_analysis_stored(clip)
+    made_at = (stored or {}).get("parameters", {})
+    same = all(made_at.get(key) == value for key, value in chosen.items())
+    if stored is not None and stored.get("available", True) and same and next_clip_id is None:
+        return {
+            "clip": clip.pk,
+            "next_clip": None,
+            "saved_parameters": analysis_parameters(clip, {}),
+            **stored,
+        }
+    limit = settings.ANALYSIS_SYNC_MAX_FRAMES
+    raise Conflict(
+        f"Clip {clip.pk} has {clip.frames} frames: more than the {limit} that are analysed "
+        "during a request. Start a run with these parameters (POST "
+        f"/api/v1/clips/{clip.pk}/runs/ with alpha, theta_max_deg and measure); its "
+        "analysis is then served from storage.",
+        code="analysis_too_long",
+        details={
+            "frames": clip.frames,
+            "maximum": limit,
+            "setting": "KINETOGRAPH_ANALYSIS_SYNC_MAX_FRAMES",
+            "parameters": chosen,
+            "run_url": f"/api/v1/clips/{clip.pk}/runs/",
+        },
+    )
 
 
 def clip_analysis_save(

@@ -22,7 +22,6 @@ from rest_framework import status
 from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
 from webapp.clips import serializers as s
@@ -36,17 +35,27 @@ from webapp.clips.selectors import (
     clip_list,
 )
 from webapp.clips.services import clip_run_start
-from webapp.clips.uploads import UploadParser, UploadRateThrottle, clip_upload
+from webapp.clips.uploads import (
+    MULTIPART_OVERHEAD_BYTES,
+    UploadParser,
+    UploadRateThrottle,
+    clip_upload,
+)
 from webapp.core.api import created_or_ok
 from webapp.core.auth import request_user
-from webapp.core.downloads import attachment
+from webapp.core.downloads import ranged_attachment
 from webapp.core.idempotency import idempotent
+from webapp.core.limits import request_limit
 from webapp.core.parameters import deprecation_headers, renamed_input
 from webapp.core.schema import READ, download_schema, errors
+from webapp.core.throttling import AnonRateThrottle, UserRateThrottle
 from webapp.runs.serializers import RunSerializer
 
 
 @extend_schema(tags=["clips"])
+@request_limit(
+    bytes_setting="UPLOAD_MAX_BYTES", overhead_bytes=MULTIPART_OVERHEAD_BYTES, code="file_too_large"
+)
 class ProjectClipsView(GenericAPIView[Clip]):
     serializer_class = s.ClipSerializer
     parser_classes = [UploadParser]
@@ -100,13 +109,16 @@ class ClipDetailView(APIView):
 class ClipDownloadView(APIView):
     @download_schema(
         DOWNLOADS,
-        binary="original and cleaned.bvh.",
+        binary="original, cleaned.bvh, and viewer.f32 / viewer-raw.f32 (every frame's world "
+        "positions, little-endian float32 [frames, joints, 3] metres; one `Range: bytes=…` "
+        "is answered 206, or 416 past the end).",
         json="viewer.json and clean-report.json.",
         description="`original` is the file exactly as uploaded; the others come from the "
         "newest succeeded run (404 until one has produced them).",
     )
     def get(self, request: Request, clip_id: int, kind: str) -> HttpResponseBase:
-        return attachment(clip_download_get(user=request_user(request), clip_id=clip_id, name=kind))
+        download = clip_download_get(user=request_user(request), clip_id=clip_id, name=kind)
+        return ranged_attachment(download, request.headers.get("Range"))
 
 
 @extend_schema(tags=["runs"])
@@ -114,14 +126,20 @@ class ClipRunsView(APIView):
     @extend_schema(
         request=s.RunInputSerializer,
         responses={201: RunSerializer, **errors(400, 401, 403, 404, 409, 415)},
-        description="Queue a run of the pipeline on the clip (editors and owners).",
+        description="Queue a run of the pipeline on the clip (editors and owners); α, "
+        "θ_max and the measure set its analysis (how a clip too long for the synchronous "
+        "analysis gets one at other parameters).",
     )
     @idempotent
     def post(self, request: Request, clip_id: int) -> Response:
         data = s.RunInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        given = data.validated_data
         run = clip_run_start(
-            user=request_user(request), clip_id=clip_id, fps=data.validated_data.get("fps")
+            user=request_user(request),
+            clip_id=clip_id,
+            fps=given.get("fps"),
+            analysis={k: given.get(k) for k in ("alpha", "theta_max_deg", "measure")},
         )
         return Response(RunSerializer(run).data, status=status.HTTP_201_CREATED)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import PurePosixPath
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -11,7 +13,12 @@ from webapp.runs import registry
 
 
 def original_path(instance: Clip, filename: str) -> str:
-    return f"projects/{instance.project_id}/originals/{instance.sha256}.bvh"
+    suffix = ".bvh" if instance.first_stage == INGEST else PurePosixPath(filename).suffix
+    return f"projects/{instance.project_id}/originals/{instance.sha256}{suffix}"
+
+
+INGEST = "ingest"
+"""The first stage of a clip uploaded as BVH."""
 
 
 def artifact_path(instance: Artifact, filename: str) -> str:
@@ -20,7 +27,12 @@ def artifact_path(instance: Artifact, filename: str) -> str:
 
 class Clip(models.Model):
     """An uploaded BVH: the original bytes (never modified), their sha256 and the
-    validation report of :func:`motioncore.bvh.report.validation_report`."""
+    validation report of :func:`motioncore.bvh.report.validation_report`.
+
+    Or a motion another source makes (a Labanotation score): ``original`` holds that
+    source, ``first_stage`` names the stage (registered by the source's app) that makes
+    the motion in place of ``ingest``, and ``frames``, ``fps``, ``duration_s``,
+    ``joints`` and ``report`` are 0 and empty until that stage has run."""
 
     project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="clips")
     name = models.CharField(max_length=200)
@@ -33,6 +45,7 @@ class Clip(models.Model):
     joints = models.PositiveIntegerField()
     report = models.JSONField(default=dict)
     analysis_parameters = models.JSONField(default=dict, blank=True)  # saved α, θ, method
+    first_stage = models.CharField(max_length=64, default=INGEST)  # what makes its motion
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -60,6 +73,8 @@ class ArtifactKind(models.TextChoices):
     CLEAN_REPORT = "clean_report", "Cleaning report (JSON)"
     VIEWER = "viewer", "Viewer arrays (JSON)"
     VIEWER_RAW = "viewer_raw", "Viewer arrays before cleaning (JSON)"
+    VIEWER_FULL = "viewer_full", "Viewer positions at the full frame rate (float32)"
+    VIEWER_RAW_FULL = "viewer_raw_full", "Viewer positions before cleaning, full rate (float32)"
     ANALYSIS = "analysis", "Phase and momentum analysis (JSON)"
     ANALYSIS_FEATURES = "analysis_features", "Analysis features (.npz)"
 

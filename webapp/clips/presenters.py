@@ -26,6 +26,8 @@ DOWNLOAD_LABELS: dict[str, str] = {
     "cleaned.bvh": "Cleaned BVH",
     "viewer.json": "Viewer arrays (JSON)",
     "viewer-raw.json": "Viewer arrays before cleaning (JSON)",
+    "viewer.f32": "Viewer positions, every frame (float32 [frames, joints, 3])",
+    "viewer-raw.f32": "Viewer positions before cleaning, every frame (float32)",
     "clean-report.json": "Cleaning report (JSON)",
     "analysis.json": "Phase and momentum analysis (JSON)",
 }

@@ -18,7 +18,8 @@ from django.db.models.fields.files import FieldFile
 
 from motioncore import bvh
 from motioncore.clip import Clip as MotionClip
-from webapp.clips.models import Artifact, ArtifactKind, Clip
+from motioncore.errors import MotionCoreError
+from webapp.clips.models import INGEST, Artifact, ArtifactKind, Clip
 from webapp.core.downloads import Download
 from webapp.core.errors import NotFound
 from webapp.projects.selectors import project_get, project_list
@@ -36,6 +37,8 @@ DOWNLOADS: dict[str, ArtifactKind | None] = {
     "cleaned.bvh": ArtifactKind.CLEANED_BVH,
     "viewer.json": ArtifactKind.VIEWER,
     "viewer-raw.json": ArtifactKind.VIEWER_RAW,
+    "viewer.f32": ArtifactKind.VIEWER_FULL,
+    "viewer-raw.f32": ArtifactKind.VIEWER_RAW_FULL,
     "clean-report.json": ArtifactKind.CLEAN_REPORT,
     "analysis.json": ArtifactKind.ANALYSIS,
 }
@@ -116,6 +119,8 @@ def clip_best_motion(clip: Clip) -> tuple[MotionClip, str]:
     if cleaned is not None and cleaned.file.storage.exists(cleaned.file.name):
         with cleaned.file.open("rb") as handle:
             return bvh.load(handle.read()), f"cleaned (run {cleaned.run_id})"
+    if clip.first_stage != INGEST:  # the original is a score, not motion
+        raise MotionCoreError(f"Clip {clip.pk} has no motion yet: its first run has not finished.")
     with clip.original.open("rb") as handle:
         return bvh.load(handle.read()), "original"
 

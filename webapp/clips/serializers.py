@@ -4,7 +4,6 @@ what the selectors prefetched."""
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -17,8 +16,6 @@ from webapp.clips.models import Clip
 from webapp.clips.selectors import CLIP_ORDERINGS, DOWNLOADS, clip_downloads_ready, clip_latest_run
 from webapp.core.parameters import api_field
 from webapp.runs.serializers import RunSerializer
-
-MAX_RUN_FPS = 1000.0
 
 DOWNLOADS_SCHEMA = {
     "type": "object",
@@ -110,24 +107,28 @@ class UploadSerializer(serializers.Serializer[dict[str, Any]]):
 # --- runs of a clip ------------------------------------------------------------------------------
 
 
-@extend_schema_field({"type": "number", "minimum": 0, "exclusiveMinimum": True, "maximum": 1000})
-class FpsField(serializers.FloatField):
-    """A frame rate: finite, > 0, at most :data:`MAX_RUN_FPS`."""
-
-    def to_internal_value(self, data: Any) -> float:
-        value = float(super().to_internal_value(data))
-        if not math.isfinite(value) or not 0 < value <= MAX_RUN_FPS:
-            raise serializers.ValidationError(
-                f"A frame rate is a number above 0 and at most {MAX_RUN_FPS:g}."
-            )
-        return value
+def fps_field() -> serializers.FloatField:
+    """A run's frame rate: finite, within :data:`motioncore.parameters.FPS`'s bounds (the
+    error names the bound), optional (without it: the file's own)."""
+    bounds = f"between {p.FPS.minimum:g} and {p.FPS.maximum:g} {p.FPS.unit}"
+    return serializers.FloatField(
+        required=False,
+        min_value=p.FPS.minimum,
+        max_value=p.FPS.maximum,
+        help_text=f"{p.FPS.description} Without it: the file's frame time.",
+        error_messages={
+            "min_value": f"A run's frame rate is {bounds}: at least {p.FPS.minimum:g}.",
+            "max_value": f"A run's frame rate is {bounds}: at most {p.FPS.maximum:g}.",
+            "invalid": f"A run's frame rate is a finite number {bounds}.",
+        },
+    )
 
 
 class RunInputSerializer(serializers.Serializer[dict[str, Any]]):
-    fps = FpsField(
-        required=False,
-        help_text="Frames per second to use instead of the file's frame time.",
-    )
+    fps = fps_field()
+    alpha = api_field(p.ALPHA, default_note=" (the analysis stage's; without it: the default)")
+    theta_max_deg = api_field(p.THETA_MAX_DEG, default_note=" (without it: the default)")
+    measure = api_field(p.MEASURE, default_note=" (without it: the default)")
 
 
 # --- analysis ------------------------------------------------------------------------------------

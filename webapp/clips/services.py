@@ -19,6 +19,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import partial
+from pathlib import PurePosixPath
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -28,7 +29,10 @@ from django.db import IntegrityError, transaction
 
 from motioncore import bvh
 from motioncore.bvh import report
+from motioncore.clip import Clip as MotionClip
 from motioncore.errors import MotionCoreError
+from webapp.clips.limits import SETTINGS as LIMIT_SETTINGS
+from webapp.clips.limits import motion_limits
 from webapp.clips.models import Artifact, Clip
 from webapp.clips.selectors import clip_get
 from webapp.core.errors import ServiceError, TooLarge, from_motioncore
@@ -36,7 +40,7 @@ from webapp.projects.models import Project, Role
 from webapp.projects.permissions import require_role
 from webapp.runs import registry
 from webapp.runs.models import Run
-from webapp.runs.services import run_lock_owned, run_start
+from webapp.runs.services import run_artifact_budget_check, run_lock_owned, run_start
 
 DEFAULT_STAGES = ("ingest", "clean", "analyze")
 """The pipeline of an upload (the stages :class:`~webapp.clips.apps.ClipsConfig` registers)."""
@@ -87,10 +91,10 @@ def clip_upload_create(*, project: Project, user: User, name: str, data: bytes) 
     if existing is not None:
         return UploadResult(existing, created=False)
     try:
-        clip_arrays = bvh.load(data)
+        clip_arrays = bvh.load(data, limits=motion_limits())
         validation = report.validation_report(clip_arrays)
     except MotionCoreError as error:
-        raise from_motioncore(error) from error
+        raise from_motioncore(error, limit_settings=LIMIT_SETTINGS) from error
     clip = Clip(
         project=project,
         name=sanitize_name(name),
@@ -140,7 +144,9 @@ def artifact_save(*, run: Run, kind: str, filename: str, data: bytes) -> Artifac
     owns the run (:func:`~webapp.runs.services.run_lock_owned` raises
     :class:`~webapp.runs.services.LostOwnership` otherwise), so a run has exactly one
     artifact per kind however often it was retried. The replaced file is deleted once
-    the new row is committed; the new file is deleted if it is not.
+    the new row is committed; the new file is deleted if it is not. A file that would
+    take the run's artifacts past ``RUN_MAX_ARTIFACT_BYTES`` is not written:
+    :class:`~webapp.runs.services.BudgetExceeded` fails the run with the reason.
     """
     registry.artifact_kind_check(kind)
     artifact = Artifact(
@@ -154,6 +160,7 @@ def artifact_save(*, run: Run, kind: str, filename: str, data: bytes) -> Artifac
     try:
         with transaction.atomic():
             run_lock_owned(run=run)
+            run_artifact_budget_check(run=run, kind=kind, size_bytes=len(data))
             earlier = Artifact.objects.filter(run=run, kind=kind)
             replaced = [name for name in earlier.values_list("file", flat=True) if name]
             earlier.delete()
@@ -172,12 +179,66 @@ def _delete_files(storage: Storage, names: list[str]) -> None:
         storage.delete(name)
 
 
-def clip_run_start(*, user: User, clip_id: int, fps: float | None) -> Run:
+def clip_source_create(
+    *, project: Project, user: User, name: str, data: bytes, first_stage: str
+) -> Clip:
+    """A clip whose motion a run makes from another source (``data``, e.g. a score),
+    stored untouched like an upload; its first run (``first_stage``, then ``clean`` and
+    ``analyze``) is queued on commit and fills in its frames, rate and report
+    (:func:`clip_motion_record`). Call it inside the caller's transaction."""
+    registry.step(first_stage)  # an unknown stage fails here, not in the worker
+    clip = Clip(
+        project=project,
+        name=sanitize_name(name),
+        sha256=hashlib.sha256(data).hexdigest(),
+        size_bytes=len(data),
+        frames=0,
+        fps=0.0,
+        duration_s=0.0,
+        joints=0,
+        first_stage=first_stage,
+        uploaded_by=user,
+    )
+    clip.original.save(PurePosixPath(clip.name).name or "source", ContentFile(data), save=False)
+    stored_name = clip.original.name or ""
+    try:
+        clip.save()
+        run_start(clip=clip, user=user, stages=clip_stages(clip), parameters={})
+    except BaseException:
+        _delete_quietly(clip, stored_name)
+        raise
+    return clip
+
+
+def clip_motion_record(*, clip: Clip, motion: MotionClip) -> None:
+    """Fill in the frames, rate, duration, joints and validation report of a clip whose
+    motion its first stage has just made."""
+    validation = report.validation_report(motion)
+    Clip.objects.filter(pk=clip.pk).update(
+        frames=motion.num_frames,
+        fps=motion.fps,
+        duration_s=motion.duration_s,
+        joints=int(validation["joints"]),
+        report=validation,
+    )
+
+
+def clip_stages(clip: Clip) -> tuple[str, ...]:
+    """The stages of a run of the clip's pipeline: its first stage, then cleaning and
+    analysis."""
+    return (clip.first_stage, *DEFAULT_STAGES[1:])
+
+
+def clip_run_start(
+    *, user: User, clip_id: int, fps: float | None, analysis: dict[str, object] | None = None
+) -> Run:
     """Queue a run of the default stages on the clip (editors and owners; 404 for
-    non-members); ``fps`` overrides the clip's frame rate for the run. The task is sent
-    on commit."""
+    non-members); ``fps`` overrides the clip's frame rate for the run, ``analysis`` sets
+    the analyze stage's α, θ_max and measure (unset ones: their defaults). The task is
+    sent on commit."""
     clip = clip_get(user=user, clip_id=clip_id)
     require_role(project=clip.project, user=user, role=Role.EDITOR)
     parameters: dict[str, object] = {} if fps is None else {"fps": fps}
+    parameters |= {k: v for k, v in (analysis or {}).items() if v is not None}
     with transaction.atomic():
-        return run_start(clip=clip, user=user, stages=DEFAULT_STAGES, parameters=parameters)
+        return run_start(clip=clip, user=user, stages=clip_stages(clip), parameters=parameters)

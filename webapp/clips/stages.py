@@ -17,9 +17,12 @@ import numpy as np
 
 from motioncore import analysis, bvh, clean, export
 from motioncore import parameters as p
+from motioncore.clip import Clip as MotionClip
 from motioncore.errors import MotionCoreError
+from webapp.clips.limits import motion_limits
 from webapp.clips.models import ArtifactKind
 from webapp.clips.services import artifact_save
+from webapp.runs.models import Run
 from webapp.runs.stages import Context, Progress
 
 
@@ -27,10 +30,17 @@ def ingest(context: Context, progress: Progress) -> None:
     """Parse the stored original and keep a canonical array file for fast reloads."""
     progress(0.1, "Reading the BVH file")
     with context.run.clip.original.open("rb") as handle:
-        context.motion = bvh.load(handle.read())
+        context.motion = bvh.load(handle.read(), limits=motion_limits())
     progress(0.7, "Saving canonical arrays")
-    buffer = io.BytesIO()
+    canonical_save(context)
+
+
+def canonical_save(context: Context) -> None:
+    """Store ``context.motion`` as the run's ``canonical.npz`` (what a first stage leaves
+    for the stages after it, whatever made the motion)."""
     motion = context.motion
+    assert motion is not None, "the first stage made the motion"
+    buffer = io.BytesIO()
     np.savez_compressed(
         buffer,
         rotations=motion.rotations,
@@ -70,12 +80,30 @@ def clean_stage(context: Context, progress: Progress) -> None:
         data=json.dumps(report.as_dict()).encode(),
     )
     progress(0.9, "Preparing the viewer arrays")
-    viewer = json.dumps(export.viewer_arrays(cleaned), separators=(",", ":")).encode()
-    artifact_save(run=run, kind=ArtifactKind.VIEWER, filename="viewer.json", data=viewer)
+    viewer_levels_save(run=run, motion=cleaned, name="viewer")
     # The raw clip's time at the cleaned clip's time 0 (leading bind-pose frames dropped).
-    raw_arrays = {**export.viewer_arrays(context.motion), "start_s": report.start_in_input_s}
-    raw = json.dumps(raw_arrays, separators=(",", ":")).encode()
-    artifact_save(run=run, kind=ArtifactKind.VIEWER_RAW, filename="viewer-raw.json", data=raw)
+    start = {"start_s": report.start_in_input_s}
+    viewer_levels_save(run=run, motion=context.motion, name="viewer-raw", extra=start)
+
+
+VIEWER_KINDS: dict[str, tuple[ArtifactKind, ArtifactKind]] = {
+    "viewer": (ArtifactKind.VIEWER, ArtifactKind.VIEWER_FULL),
+    "viewer-raw": (ArtifactKind.VIEWER_RAW, ArtifactKind.VIEWER_RAW_FULL),
+}
+"""The viewer's files by name: the JSON preview's kind, the full-rate positions' kind."""
+
+
+def viewer_levels_save(
+    *, run: Run, motion: MotionClip, name: str, extra: dict[str, Any] | None = None
+) -> None:
+    """Store ``motion``'s viewer preview as ``<name>.json`` (with ``extra`` keys) and its
+    full-rate positions as ``<name>.f32`` (:func:`motioncore.export.viewer_levels`: a long
+    clip's JSON holds every ``stride``-th frame and names the ``.f32`` next to it)."""
+    json_kind, full_kind = VIEWER_KINDS[name]
+    levels = export.viewer_levels(motion, full_name=f"{name}.f32")
+    body = json.dumps({**levels.arrays, **(extra or {})}, separators=(",", ":")).encode()
+    artifact_save(run=run, kind=json_kind, filename=f"{name}.json", data=body)
+    artifact_save(run=run, kind=full_kind, filename=f"{name}.f32", data=levels.full)
 
 
 def analyze_stage(context: Context, progress: Progress) -> None:

@@ -18,11 +18,11 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import UploadedFile
 from rest_framework.parsers import DataAndFiles, MultiPartParser
 from rest_framework.request import Request
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from webapp.clips.services import UploadResult, clip_upload_create
 from webapp.core.errors import TooLarge
+from webapp.core.throttling import ScopedRateThrottle
 from webapp.projects.models import Role
 from webapp.projects.permissions import require_role
 from webapp.projects.selectors import project_get

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from motioncore.errors import BVHParseError, MotionCoreError
+from motioncore.errors import BVHLimitError, BVHParseError, MotionCoreError
 
 
 class ServiceError(Exception):
@@ -53,8 +53,23 @@ class TooLarge(ServiceError):
     code = "too_large"
 
 
-def from_motioncore(error: MotionCoreError) -> ServiceError:
-    """The service error for a ``motioncore`` error (a parse error keeps line and column)."""
+def from_motioncore(
+    error: MotionCoreError, *, limit_settings: dict[str, str] | None = None
+) -> ServiceError:
+    """The service error for a ``motioncore`` error (a parse error keeps line and column;
+    a file over a limit is a 413 ``limit_exceeded`` naming the limit and, when
+    ``limit_settings`` maps it, the setting that raises it)."""
+    if isinstance(error, BVHLimitError):
+        details: dict[str, Any] = {
+            **error.as_dict(),
+            "limit": error.limit,
+            "value": error.value,
+            "maximum": error.maximum,
+        }
+        setting = (limit_settings or {}).get(error.limit)
+        if setting:
+            details["setting"] = setting
+        return TooLarge(error.message, code="limit_exceeded", details=details)
     if isinstance(error, BVHParseError):
         return ServiceError(error.message, code="bvh_parse_error", details=error.as_dict())
     return ServiceError(str(error), code="motion_error")

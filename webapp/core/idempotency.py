@@ -12,6 +12,13 @@ Decorate a view method with :func:`idempotent`. With the header, a request:
 
 A reservation left behind by a crashed process is taken over after
 :data:`ABANDONED_AFTER`. Without the header the view runs as usual.
+
+A replay is for someone who may still make the request: ``@idempotent(replay_check=f)``
+calls ``f(request, *args, **kwargs)`` (the view method's arguments) before answering
+the stored response, and whatever it raises (403 for a role since lowered, 404 for a
+member since removed) is the answer instead. The stored body never holds a secret:
+fields named in :data:`SECRET_FIELDS` (a webhook's ``secret``) are shown once, in the
+first response, and left out of the stored copy and so of every replay.
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ import json
 import re
 from collections.abc import Callable
 from datetime import timedelta
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar, overload
 
 from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, transaction
@@ -45,6 +52,9 @@ IN_PROGRESS = 0  # status_code of a reserved key whose request has not finished
 ABANDONED_AFTER = timedelta(minutes=10)
 REPLAYED_HEADER = "Idempotent-Replayed"
 KEY_PATTERN = re.compile(rf"[!-~]{{1,{KEY_MAX_LENGTH}}}")
+SECRET_FIELDS = frozenset({"secret", "token", "password"})
+"""Response fields (at any depth) that are never stored for a replay (a webhook's
+``secret``; ``token`` and ``password`` for any creating POST that ever answers one)."""
 
 PARAMETER = OpenApiParameter(
     HEADER,
@@ -62,11 +72,32 @@ PARAMETER = OpenApiParameter(
 P = ParamSpec("P")
 V = TypeVar("V")
 ViewMethod = Callable[Concatenate[V, Request, P], Response]
+ReplayCheck = Callable[..., object]
+"""``(request, *args, **kwargs)`` of the view method; raises to refuse a replay."""
 
 
-def idempotent(view_method: ViewMethod[V, P]) -> ViewMethod[V, P]:
-    """Honour ``Idempotency-Key`` on a view method ``(self, request, *args, **kwargs)``."""
+@overload
+def idempotent(view_method: ViewMethod[V, P], /) -> ViewMethod[V, P]: ...
+@overload
+def idempotent(*, replay_check: ReplayCheck) -> Callable[[ViewMethod[V, P]], ViewMethod[V, P]]: ...
+def idempotent(
+    view_method: ViewMethod[V, P] | None = None, /, *, replay_check: ReplayCheck | None = None
+) -> ViewMethod[V, P] | Callable[[ViewMethod[V, P]], ViewMethod[V, P]]:
+    """Honour ``Idempotency-Key`` on a view method ``(self, request, *args, **kwargs)``:
+    ``@idempotent``, or ``@idempotent(replay_check=...)`` to re-check, before a replay,
+    that the current user may still make the request."""
+    if view_method is not None:
+        return _idempotent(view_method, replay_check=replay_check)
 
+    def decorate(method: ViewMethod[V, P]) -> ViewMethod[V, P]:
+        return _idempotent(method, replay_check=replay_check)
+
+    return decorate
+
+
+def _idempotent(
+    view_method: ViewMethod[V, P], *, replay_check: ReplayCheck | None
+) -> ViewMethod[V, P]:
     @functools.wraps(view_method)
     def wrapper(view: V, request: Request, /, *args: P.args, **kwargs: P.kwargs) -> Response:
         key = idempotency_key(request)
@@ -81,6 +112,8 @@ def idempotent(view_method: ViewMethod[V, P]) -> ViewMethod[V, P]:
         )
         stored = _reserve(reservation)
         if stored is not None:
+            if replay_check is not None:
+                replay_check(request, *args, **kwargs)
             return _replay(stored)
         try:
             response = view_method(view, request, *args, **kwargs)
@@ -177,10 +210,19 @@ def _finish(reservation: IdempotentResponse, response: Response) -> None:
     if not is_success(response.status_code):
         reservation.delete()
         return
-    body = json.loads(JSONRenderer().render(response.data) or b"null")
+    body = without_secrets(json.loads(JSONRenderer().render(response.data) or b"null"))
     IdempotentResponse.objects.filter(pk=reservation.pk).update(
         status_code=response.status_code, body={} if body is None else body
     )
+
+
+def without_secrets(body: Any) -> Any:
+    """``body`` (JSON data) without the fields of :data:`SECRET_FIELDS`, at any depth."""
+    if isinstance(body, dict):
+        return {k: without_secrets(v) for k, v in body.items() if k not in SECRET_FIELDS}
+    if isinstance(body, list):
+        return [without_secrets(item) for item in body]
+    return body
 
 
 def _replay(stored: IdempotentResponse) -> Response:

@@ -22,7 +22,8 @@ ERROR_DESCRIPTIONS = {
     403: "Your role in the project does not allow this.",
     404: "No such object, or not a member of its project (or no such page).",
     409: "Conflict: an Idempotency-Key reused for another request, or a state conflict.",
-    413: "The upload is larger than the limit.",
+    413: "The request body, the upload or what it declares (frames, joints, duration) is "
+    "over a limit; the error names it.",
     415: "The request body's media type is not one this operation accepts.",
     429: "Too many requests; retry after `details.retry_after_s` seconds.",
 }

@@ -1,9 +1,12 @@
 """Labanotation scores uploaded to a project and the animation made from each.
 
-Animating a score takes well under a second (``bench/laban_bench.py``), so it happens
-during the upload: the row keeps the normalised score, the footprints and measures, and
-the animation's viewer arrays; the animation also becomes an ordinary clip of the
-project (``clip``), whose own pipeline run cleans and analyses it like any upload.
+The upload validates the score and stores it with its clip (``clip``, whose original is
+the score file); the clip's first run animates it (the ``score`` stage, a kind of run
+this app registers), then cleans and analyses the animation like any upload. The row
+keeps the normalised score and, once animated, the footprints and measures
+(``animation``); the animation's BVH and viewer arrays are artifacts of that run.
+Scores animated before animation became a run keep their viewer file (``viewer``) and a
+clip whose original is the animation's BVH.
 """
 
 from __future__ import annotations
@@ -19,6 +22,14 @@ def animation_path(instance: Score, filename: str) -> str:
     return f"projects/{instance.project_id}/scores/{instance.sha256[:16]}-{filename}"
 
 
+class ScoreArtifactKind(models.TextChoices):
+    """What the ``score`` stage stores (registered by :class:`~webapp.laban.apps.LabanConfig`)."""
+
+    ANIMATION_BVH = "score_animation_bvh", "Animation (BVH, canonical skeleton)"
+    ANIMATION_VIEWER = "score_animation_viewer", "Animation viewer arrays (JSON)"
+    FOOTPRINTS = "score_footprints", "Footprints, centre path and measures (JSON)"
+
+
 class Score(models.Model):
     project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="scores")
     clip = models.ForeignKey(Clip, on_delete=models.CASCADE, related_name="scores")
@@ -27,7 +38,7 @@ class Score(models.Model):
     sha256 = models.CharField(max_length=64)
     score = models.JSONField()  # the normalised kinetograph-score/1 object
     animation = models.JSONField()  # footprints, centre path and measures (synthesize.as_dict)
-    viewer = models.FileField(upload_to=animation_path, max_length=300)  # viewer arrays JSON
+    viewer = models.FileField(upload_to=animation_path, max_length=300, blank=True)  # earlier rows
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -1,7 +1,8 @@
-"""Score uploads: parse (the native format, a Microsoft layout or LabanWriter 4 text in
-its assumed layout, whose records not read are kept in the animation report), animate,
-store, and add the animation to the project as a clip (whose pipeline run is queued as
-usual).
+"""Score uploads: read and validate the score (the native format, a Microsoft layout or
+LabanWriter 4 text in its assumed layout), store it with its clip and queue the clip's
+first run, which animates it (:mod:`webapp.laban.stages`), then cleans and analyses the
+animation. Nothing heavy happens in the request: reading a score is bounded by its size
+(``SCORE_MAX_BYTES``), its nesting and its length (``SCORE_MAX_DURATION_S``).
 
 An invalid score is refused with every problem the parser found (each naming the symbol
 and its beat) and nothing is stored. The same bytes uploaded again return the score
@@ -11,43 +12,71 @@ already there. Uploading needs the editor role, like clips.
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import PurePosixPath
+from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
-from django.core.files.base import ContentFile
 from django.db import transaction
 
-from motioncore import bvh, export
 from motioncore.errors import MotionCoreError
 from motioncore.laban.importers import reader
+from motioncore.laban.score import Score as ParsedScore
 from motioncore.laban.score import ScoreError
-from motioncore.laban.synthesize import synthesize
-from webapp.clips.services import clip_upload_create
-from webapp.core.errors import ServiceError
+from webapp.clips.services import clip_source_create
+from webapp.core.errors import ServiceError, TooLarge
 from webapp.laban.models import Score
 from webapp.projects.models import Project, Role
 from webapp.projects.permissions import require_role
+from webapp.runs.models import Run
+from webapp.runs.services import run_lock_owned
 
-MAX_SCORE_BYTES = 2 * 1024 * 1024
+SCORE_STAGE = "score"
+"""The stage that animates a score (the first of its clip's runs)."""
 
 
 def score_upload_create(*, project: Project, user: User, name: str, data: bytes) -> Score:
-    """Animate the score in ``data`` and store it with its clip (see the module docstring)."""
+    """Validate the score in ``data`` and store it with its clip, whose first run (queued
+    on commit) animates it (see the module docstring)."""
     require_role(project=project, user=user, role=Role.EDITOR)
-    if not data:
-        raise ServiceError("The file is empty.", code="empty_file")
-    if len(data) > MAX_SCORE_BYTES:
-        raise ServiceError("A score file is at most 2 MB.", code="too_large")
+    score_bytes_check(size=len(data))
     sha256 = hashlib.sha256(data).hexdigest()
     existing = Score.objects.filter(project=project, sha256=sha256).first()
     if existing is not None:
         return existing
     stem = PurePosixPath(name).stem or "score"
+    loaded = _read(data, stem)
+    with transaction.atomic():
+        clip = clip_source_create(
+            project=project, user=user, name=name, data=data, first_stage=SCORE_STAGE
+        )
+        return Score.objects.create(
+            project=project,
+            clip=clip,
+            name=clip.name,
+            title=loaded.title or stem,
+            sha256=sha256,
+            score=loaded.as_dict(),
+            animation={},
+            created_by=user,
+        )
+
+
+def score_bytes_check(*, size: int) -> None:
+    """Refuse an empty score file or one over ``SCORE_MAX_BYTES`` (before reading it)."""
+    if size == 0:
+        raise ServiceError("The file is empty.", code="empty_file")
+    if size > settings.SCORE_MAX_BYTES:
+        raise TooLarge(
+            f"A score file is at most {settings.SCORE_MAX_BYTES / 2**20:g} MiB.",
+            code="file_too_large",
+            details={"setting": "KINETOGRAPH_SCORE_MAX_BYTES"},
+        )
+
+
+def _read(data: bytes, stem: str) -> ParsedScore:
     try:
-        read = reader.read_bytes(data, title=stem)
-        loaded = read.score
-        made = synthesize(loaded)
+        loaded = reader.read_bytes(data, title=stem).score
     except ScoreError as error:
         raise ServiceError(
             f"The score is not valid: {'; '.join(error.problems[:5])}",
@@ -55,28 +84,26 @@ def score_upload_create(*, project: Project, user: User, name: str, data: bytes)
             details={"problems": error.problems},
         ) from error
     except MotionCoreError as error:
-        raise ServiceError(
-            f"The score could not be animated: {error}", code="invalid_score"
-        ) from error
-    viewer = json.dumps(export.viewer_arrays(made.clip), separators=(",", ":")).encode()
-    with transaction.atomic():
-        clip = clip_upload_create(
-            project=project, user=user, name=f"{stem}.bvh", data=bvh.dump(made.clip).encode()
-        ).clip
-        row = Score(
-            project=project,
-            clip=clip,
-            name=name,
-            title=loaded.title or stem,
-            sha256=sha256,
-            score=loaded.as_dict(),
-            animation={
-                "seconds_per_beat": loaded.seconds_per_beat,
-                **made.as_dict(),
-                **({"labanwriter": read.notes} if read.notes is not None else {}),
+        raise ServiceError(f"The score could not be read: {error}", code="invalid_score") from error
+    seconds = loaded.beats * loaded.seconds_per_beat
+    if seconds > settings.SCORE_MAX_DURATION_S:
+        raise TooLarge(
+            f"The score lasts {seconds:.0f} s; at most {settings.SCORE_MAX_DURATION_S} s are "
+            "allowed.",
+            code="limit_exceeded",
+            details={
+                "limit": "max_duration_s",
+                "value": seconds,
+                "maximum": settings.SCORE_MAX_DURATION_S,
+                "setting": "KINETOGRAPH_SCORE_MAX_DURATION_S",
             },
-            created_by=user,
         )
-        row.viewer.save("animation.json", ContentFile(viewer), save=False)
-        row.save()
-        return row
+    return loaded
+
+
+def score_animation_record_result(*, run: Run, result: dict[str, Any]) -> None:
+    """Store the animation's footprints and measures on the run's score (only while this
+    worker owns the run)."""
+    with transaction.atomic():
+        run_lock_owned(run=run)
+        Score.objects.filter(clip=run.clip).update(animation=result)

@@ -10,11 +10,15 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from webapp.clips.uploads import MULTIPART_OVERHEAD_BYTES
 from webapp.core.auth import request_user
 from webapp.core.errors import ServiceError
+from webapp.core.limits import request_limit
 from webapp.core.pages import CAMERA_PRESETS, error_page, page
-from webapp.laban.selectors import score_get
-from webapp.laban.services import score_upload_create
+from webapp.laban.selectors import score_animated, score_get
+from webapp.laban.services import score_bytes_check, score_upload_create
+from webapp.projects.models import Role
+from webapp.projects.permissions import require_role
 from webapp.projects.selectors import project_get
 
 
@@ -25,15 +29,19 @@ class Link:
 
 
 @require_POST
+@request_limit(bytes_setting="SCORE_MAX_BYTES", overhead_bytes=MULTIPART_OVERHEAD_BYTES)
 @page
 def score_new(request: HttpRequest, project_id: int) -> HttpResponse:
-    """Upload a score file (form field ``file``), animate it, show it."""
+    """Upload a score file (form field ``file``) and show its page, where the run that
+    animates it shows its progress."""
     user = request_user(request)
     project = project_get(user=user, project_id=project_id)
-    upload = request.FILES.get("file")
-    if upload is None:
-        return error_page(request, "Choose a score file (.json) to upload.", 400)
     try:
+        require_role(project=project, user=user, role=Role.EDITOR)  # before the body is read
+        upload = request.FILES.get("file")
+        if upload is None:
+            return error_page(request, "Choose a score file (.json) to upload.", 400)
+        score_bytes_check(size=upload.size or 0)
         score = score_upload_create(
             project=project, user=user, name=upload.name or "score.json", data=upload.read()
         )
@@ -68,5 +76,7 @@ def score_detail(request: HttpRequest, score_id: int) -> HttpResponse:
         ],
         "camera_presets": CAMERA_PRESETS,
         "import_notes": score.animation.get("labanwriter"),
+        "animated": score_animated(score),
+        "run": score.clip.runs.order_by("-created_at", "-id").first(),
     }
     return render(request, "pages/score.html", context)

@@ -4,8 +4,11 @@ under ``/api/v1/``).
 * ``GET/POST projects/``  yours, with your role / a new one (you own it) → 201
 * ``GET  projects/{id}/``  one of yours
 * ``GET/POST projects/{id}/members/``  its members / add one or change a role (owners)
+* ``PATCH projects/{id}/members/{username}/``  change a member's role (owners)
+* ``DELETE projects/{id}/members/{username}/``  remove a member (owners) or leave (yourself)
 
-Non-members get 404, roles too low 403. POSTs honour ``Idempotency-Key``.
+Non-members get 404, roles too low 403, the last owner stepping down or leaving 409.
+POSTs honour ``Idempotency-Key``.
 """
 
 from __future__ import annotations
@@ -31,7 +34,12 @@ from webapp.projects.selectors import (
     project_get_with_role,
     project_list_with_role,
 )
-from webapp.projects.services import membership_upsert, project_create
+from webapp.projects.services import (
+    membership_remove,
+    membership_role_change,
+    membership_upsert,
+    project_create,
+)
 
 CREATE = errors(400, 401, 404, 409, 415)
 
@@ -65,6 +73,10 @@ class MembershipSerializer(serializers.ModelSerializer[Membership]):
 
 class MembershipInputSerializer(serializers.Serializer[dict[str, Any]]):
     username = serializers.CharField(max_length=150)
+    role = serializers.ChoiceField(choices=Role.choices)
+
+
+class RoleInputSerializer(serializers.Serializer[dict[str, Any]]):
     role = serializers.ChoiceField(choices=Role.choices)
 
 
@@ -131,10 +143,47 @@ class ProjectMembersView(GenericAPIView[Membership]):
         return Response(MembershipSerializer(membership).data, status=created_or_ok(created))
 
 
+@extend_schema(tags=["projects"])
+class ProjectMemberView(APIView):
+    @extend_schema(
+        request=RoleInputSerializer,
+        responses={200: MembershipSerializer, **errors(400, 401, 403, 404, 409, 415)},
+        description="Change a member's role (owners only; 409 if no owner would be left).",
+    )
+    def patch(self, request: Request, project_id: int, username: str) -> Response:
+        data = RoleInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = request_user(request)
+        membership = membership_role_change(
+            project=project_get(user=user, project_id=project_id),
+            by=user,
+            username=username,
+            role=Role(data.validated_data["role"]),
+        )
+        return Response(MembershipSerializer(membership).data)
+
+    @extend_schema(
+        responses={204: None, **errors(401, 403, 404, 409)},
+        description="Remove a member (owners), or leave the project (your own username; any "
+        "member). 409 for the last owner.",
+    )
+    def delete(self, request: Request, project_id: int, username: str) -> Response:
+        user = request_user(request)
+        membership_remove(
+            project=project_get(user=user, project_id=project_id), by=user, username=username
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 urlpatterns = [
     path("projects/", ProjectListView.as_view(), name="projects"),
     path("projects/<int:project_id>/", ProjectDetailView.as_view(), name="project"),
     path(
         "projects/<int:project_id>/members/", ProjectMembersView.as_view(), name="project-members"
+    ),
+    path(
+        "projects/<int:project_id>/members/<str:username>/",
+        ProjectMemberView.as_view(),
+        name="project-member",
     ),
 ]

@@ -1,4 +1,9 @@
-"""Project writes: create (the creator becomes owner) and manage members."""
+"""Project writes: create (the creator becomes owner) and manage members.
+
+Every membership change locks the project's row first, so that two owners stepping
+down at once cannot both succeed: a project always keeps at least one owner (409
+otherwise, nothing changed).
+"""
 
 from __future__ import annotations
 
@@ -9,6 +14,8 @@ from django.db import transaction
 from webapp.core.errors import Conflict, NotFound, ServiceError
 from webapp.projects.models import Membership, Project, Role
 from webapp.projects.permissions import require_role
+
+LAST_OWNER = "A project must keep at least one owner: make another member owner first."
 
 
 def project_create(*, user: User, name: str) -> Project:
@@ -41,9 +48,56 @@ def membership_upsert(
     if user is None:
         raise NotFound(f"No user called {username!r}.")
     with transaction.atomic():
+        _lock(project)
         membership, created = Membership.objects.update_or_create(
             project=project, user=user, defaults={"role": role}
         )
-        if not Membership.objects.filter(project=project, role=Role.OWNER).exists():
-            raise Conflict("A project must keep at least one owner.")
+        _require_an_owner(project)
     return membership, created
+
+
+def membership_role_change(*, project: Project, by: User, username: str, role: Role) -> Membership:
+    """Give the member ``username`` the role ``role``. Owners only (403); 404 for someone
+    who is not a member, 409 for the last owner stepping down."""
+    require_role(project=project, user=by, role=Role.OWNER)
+    with transaction.atomic():
+        _lock(project)
+        membership = _member(project, username)
+        membership.role = role
+        membership.save(update_fields=["role"])
+        _require_an_owner(project)
+    return membership
+
+
+def membership_remove(*, project: Project, by: User, username: str) -> None:
+    """Remove ``username`` from the project: owners remove anyone, every member may
+    leave (remove themselves); others get 403. 404 for someone who is not a member,
+    409 for the last owner."""
+    if username != by.get_username():
+        require_role(project=project, user=by, role=Role.OWNER)
+    with transaction.atomic():
+        _lock(project)
+        _member(project, username).delete()
+        _require_an_owner(project)
+
+
+def _lock(project: Project) -> None:
+    """Hold the project's row until the transaction ends (one membership change at a time)."""
+    Project.objects.select_for_update().get(pk=project.pk)
+
+
+def _member(project: Project, username: str) -> Membership:
+    membership = (
+        Membership.objects.filter(project=project, user__username=username)
+        .select_related("user")
+        .first()
+    )
+    if membership is None:
+        raise NotFound(f"{username!r} is not a member of this project.")
+    return membership
+
+
+def _require_an_owner(project: Project) -> None:
+    """409 (the transaction rolls back) if the project has no owner left."""
+    if not Membership.objects.filter(project=project, role=Role.OWNER).exists():
+        raise Conflict(LAST_OWNER)

@@ -31,7 +31,6 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.generics import GenericAPIView
 from rest_framework.pagination import PageNumberPagination
-from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -40,6 +39,7 @@ from webapp.core.api import NotFoundView
 from webapp.core.auth import request_user
 from webapp.core.downloads import Download, attachment
 from webapp.core.idempotency import idempotent
+from webapp.core.parsers import JSONParser
 from webapp.core.schema import READ, errors
 from webapp.reviews import comments, decisions, export, selectors, services
 from webapp.reviews import serializers as s

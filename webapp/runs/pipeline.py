@@ -23,12 +23,13 @@ import time
 from types import TracebackType
 
 from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
 from django.db import DatabaseError, connection
 
 from motioncore.errors import MotionCoreError
 from webapp.runs import registry, services
 from webapp.runs.models import Run
-from webapp.runs.services import LostOwnership
+from webapp.runs.services import BudgetExceeded, LostOwnership
 from webapp.runs.stages import Context
 
 log = logging.getLogger(__name__)
@@ -110,12 +111,16 @@ def execute(*, run_id: int) -> None:
         except LostOwnership:
             log.warning("run %s was taken over by another worker; stopping", run_id)
             return
-        except MotionCoreError as error:
+        except (MotionCoreError, BudgetExceeded) as error:
             services.run_fail(run=run, error=str(error), timings=timings)
             return
         except SoftTimeLimitExceeded:
+            limit_s = settings.CELERY_TASK_SOFT_TIME_LIMIT
             services.run_fail(
-                run=run, error="The run took longer than the time limit.", timings=timings
+                run=run,
+                error=f"The run took longer than the time limit ({limit_s} s, "
+                "KINETOGRAPH_TASK_SOFT_TIME_LIMIT_S).",
+                timings=timings,
             )
             return
         except (DatabaseError, OSError) as error:

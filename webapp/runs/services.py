@@ -30,7 +30,7 @@ from celery import current_app
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import models, transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, Sum
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
@@ -48,6 +48,23 @@ HEARTBEAT_MAX_INTERVAL_S = 5.0  # "every few seconds", and well inside RUN_STALE
 
 class LostOwnership(Exception):
     """This worker no longer owns the run (it was presumed dead and the run was taken over)."""
+
+
+class BudgetExceeded(Exception):
+    """The run asked for more than its budget (artifact bytes): it fails with this message."""
+
+
+def run_artifact_budget_check(*, run: Run, kind: str, size_bytes: int) -> None:
+    """Raise :class:`BudgetExceeded` if storing ``size_bytes`` more as the run's ``kind``
+    artifact (replacing an earlier one of that kind) takes the run's artifacts past
+    ``RUN_MAX_ARTIFACT_BYTES``; call it under the run's lock, before writing."""
+    kept = run.artifacts.exclude(kind=kind).aggregate(total=Sum("size_bytes"))["total"] or 0
+    limit = settings.RUN_MAX_ARTIFACT_BYTES
+    if kept + size_bytes > limit:
+        raise BudgetExceeded(
+            f"The run's results would take {(kept + size_bytes) / 2**20:.1f} MiB; at most "
+            f"{limit / 2**20:.1f} MiB are allowed per run (KINETOGRAPH_RUN_MAX_ARTIFACT_BYTES)."
+        )
 
 
 @cache

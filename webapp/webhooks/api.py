@@ -6,8 +6,9 @@
 * ``GET  webhooks/{id}/deliveries/`` its delivery log, newest first (owner)
 
 Non-members get 404, members below owner 403. The POST honours ``Idempotency-Key``
-(:mod:`webapp.core.idempotency`): a replay returns the same webhook and secret. Views
-are thin: validate, call one selector or service, serialize.
+(:mod:`webapp.core.idempotency`): a replay returns the same webhook, without its secret,
+and only to someone who is still an owner. Views are thin: validate, call one selector
+or service, serialize.
 """
 
 from __future__ import annotations
@@ -73,6 +74,11 @@ class DeliverySerializer(serializers.ModelSerializer[Delivery]):
 # --- views -------------------------------------------------------------------------------------
 
 
+def _still_an_owner(request: Request, project_id: int) -> None:
+    """Before a replayed create: the same role check as a new one (owners only)."""
+    selectors.webhook_list(user=request_user(request), project_id=project_id)
+
+
 class ProjectWebhooksView(GenericAPIView[Webhook]):
     serializer_class = WebhookSerializer
 
@@ -89,9 +95,10 @@ class ProjectWebhooksView(GenericAPIView[Webhook]):
         request=WebhookCreateInputSerializer,
         responses={201: WebhookCreatedSerializer, **errors(400, 401, 403, 404, 409)},
         description="Add a webhook (owners only). The response is the only one that shows "
-        "its `secret`: keep it to verify `X-Kinetograph-Signature` (docs/platform.md).",
+        "its `secret`: keep it to verify `X-Kinetograph-Signature` (docs/platform.md). "
+        "A replay (`Idempotency-Key`) leaves the secret out.",
     )
-    @idempotent
+    @idempotent(replay_check=_still_an_owner)
     def post(self, request: Request, project_id: int) -> Response:
         data = WebhookCreateInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)

@@ -7,6 +7,12 @@ on the row; after ``WEBHOOK_MAX_ATTEMPTS`` failed attempts the delivery is
 ``failed``; a delivered or failed delivery is never sent again, however many
 times its task message arrives. Delivery is at least once: receivers dedupe on
 the ``X-Kinetograph-Delivery`` header.
+
+Only public addresses are POSTed to (:mod:`webapp.webhooks.egress`): a URL that leads
+elsewhere is refused when registered, and a delivery whose host has come to resolve
+elsewhere fails at once, without a request. The log tells an owner no more about the
+network than ``unreachable``: which error it was (refused, timed out, TLS) goes to the
+server log only.
 """
 
 from __future__ import annotations
@@ -16,8 +22,6 @@ import json
 import logging
 import secrets
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -34,6 +38,7 @@ from webapp.core.errors import ServiceError
 from webapp.projects.models import Project, Role
 from webapp.projects.permissions import require_role
 from webapp.runs.models import Run
+from webapp.webhooks import egress
 from webapp.webhooks.models import Delivery, DeliveryStatus, Webhook
 from webapp.webhooks.signing import signature
 
@@ -44,6 +49,8 @@ DELIVER_TASK = "webapp.webhooks.tasks.deliver"
 module imports this one, never the reverse (``WebhooksConfig.ready`` imports it)."""
 USER_AGENT = "Kinetograph-Webhook/1"
 ERROR_MAX_CHARS = 500
+UNREACHABLE = "unreachable"
+"""``last_error`` of an attempt that got no HTTP answer, whatever the reason."""
 _URL_SCHEMES = ("http", "https")
 
 
@@ -53,18 +60,26 @@ def new_secret() -> str:
 
 
 def webhook_create(*, project: Project, user: User, url: str) -> Webhook:
-    """A new webhook of ``project`` with a fresh secret. Owners only; http(s) URLs only."""
+    """A new webhook of ``project`` with a fresh secret. Owners only; http(s) URLs to
+    public addresses only (``url_not_allowed`` names the reason)."""
     require_role(project=project, user=user, role=Role.OWNER)
     url = url.strip()
     try:
         URLValidator(schemes=list(_URL_SCHEMES))(url)
     except ValidationError:
         message = "A webhook URL must be an http:// or https:// URL."
-        raise ServiceError(
-            message, code="invalid_url", details={"fields": {"url": [message]}}
-        ) from None
+        raise _url_error(message, "invalid_url") from None
+    try:
+        egress.url_check(url)
+    except egress.EgressRefused as exc:
+        message = f"{exc.reason} Webhooks only POST to public addresses."
+        raise _url_error(message, "url_not_allowed") from None
     with transaction.atomic():
         return Webhook.objects.create(project=project, url=url, secret=new_secret())
+
+
+def _url_error(message: str, code: str) -> ServiceError:
+    return ServiceError(message, code=code, details={"fields": {"url": [message]}})
 
 
 def webhook_delete(*, webhook: Webhook, user: User) -> None:
@@ -134,62 +149,56 @@ def delivery_body(delivery: Delivery) -> bytes:
 
 @dataclass(frozen=True)
 class Outcome:
-    """What one POST got: the HTTP status (``None`` when there was no answer) and an error."""
+    """What one POST got: the HTTP status (``None`` when there was no answer) and an error;
+    ``final`` when trying again cannot help (the URL leads to a non-public address)."""
 
     status_code: int | None
     error: str
+    final: bool = False
 
     @property
     def ok(self) -> bool:
         return self.status_code is not None and 200 <= self.status_code < 300
 
 
-class _NoRedirects(urllib.request.HTTPRedirectHandler):
-    """A 3xx is an answer, not an instruction: following it would turn the POST into a GET."""
-
-    def redirect_request(self, *args: object, **kwargs: object) -> None:
-        return None
-
-
-_OPENER = urllib.request.build_opener(_NoRedirects)
-
-
 def _post(delivery: Delivery) -> Outcome:
     body = delivery_body(delivery)
     timestamp = int(time.time())
-    request = urllib.request.Request(
-        delivery.webhook.url,
-        data=body,
-        method="POST",
-        headers={
-            "Content-Type": "application/json",
-            "User-Agent": USER_AGENT,
-            "X-Kinetograph-Event": delivery.event,
-            "X-Kinetograph-Delivery": str(delivery.pk),
-            "X-Kinetograph-Timestamp": str(timestamp),
-            "X-Kinetograph-Signature": signature(delivery.webhook.secret, timestamp, body),
-        },
-    )
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": USER_AGENT,
+        "X-Kinetograph-Event": delivery.event,
+        "X-Kinetograph-Delivery": str(delivery.pk),
+        "X-Kinetograph-Timestamp": str(timestamp),
+        "X-Kinetograph-Signature": signature(delivery.webhook.secret, timestamp, body),
+    }
     try:
-        with _OPENER.open(request, timeout=settings.WEBHOOK_TIMEOUT_S) as response:
-            return Outcome(response.status, "")
-    except urllib.error.HTTPError as exc:
-        exc.close()
-        return Outcome(exc.code, f"HTTP {exc.code} {exc.reason}".strip())
-    except urllib.error.URLError as exc:
-        reason = exc.reason
-        text = f"{type(reason).__name__}: {reason}" if isinstance(reason, BaseException) else reason
-        return Outcome(None, str(text))
+        code = egress.post(
+            delivery.webhook.url, body=body, headers=headers, timeout_s=settings.WEBHOOK_TIMEOUT_S
+        )
+    except egress.EgressRefused as exc:
+        return Outcome(None, exc.reason, final=True)
     except (http.client.HTTPException, OSError, ValueError) as exc:
-        return Outcome(None, f"{type(exc).__name__}: {exc}")
+        log.info("webhook delivery %s unreachable: %s: %s", delivery.pk, type(exc).__name__, exc)
+        return Outcome(None, UNREACHABLE)
+    return Outcome(code, "" if 200 <= code < 300 else _status_text(code))
+
+
+def _status_text(code: int) -> str:
+    """``HTTP 503 Service Unavailable``: the standard phrase, not the receiver's."""
+    try:
+        return f"HTTP {code} {http.HTTPStatus(code).phrase}"
+    except ValueError:
+        return f"HTTP {code}"
 
 
 def delivery_attempt(*, delivery_id: int) -> Delivery | None:
     """POST a pending delivery once and record the outcome on its row.
 
-    After the ``WEBHOOK_MAX_ATTEMPTS``-th failed attempt the delivery is ``failed``.
-    A delivery that is no longer pending (delivered, failed) is not sent again; one
-    whose webhook was deactivated fails without a request. Returns the delivery as
+    After the ``WEBHOOK_MAX_ATTEMPTS``-th failed attempt the delivery is ``failed``; at
+    once when its host leads to a non-public address (nothing is sent). A delivery that
+    is no longer pending (delivered, failed) is not sent again; one whose webhook was
+    deactivated fails without a request. Returns the delivery as
     recorded, ``None`` if it no longer exists (its webhook was deleted).
     """
     delivery = Delivery.objects.select_related("webhook").filter(pk=delivery_id).first()
@@ -221,6 +230,7 @@ def _record(delivery_id: int, outcome: Outcome) -> None:
         last_status_code=outcome.status_code,
         last_error=outcome.error[:ERROR_MAX_CHARS],
     )
-    rows.filter(status=DeliveryStatus.PENDING, attempts__gte=settings.WEBHOOK_MAX_ATTEMPTS).update(
-        status=DeliveryStatus.FAILED
-    )
+    ending = rows.filter(status=DeliveryStatus.PENDING)
+    if not outcome.final:
+        ending = ending.filter(attempts__gte=settings.WEBHOOK_MAX_ATTEMPTS)
+    ending.update(status=DeliveryStatus.FAILED)

@@ -32,6 +32,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from motioncore import jsontext
 from motioncore.laban.score import DIRECTIONS, FORMAT, Score, ScoreError, load
 
 TEMPO_BPM = 60.0
@@ -80,7 +81,9 @@ def load_file(path: str | Path) -> Score:
 def load_bytes(data: bytes, title: str = "") -> Score:
     """A score from JSON bytes in the native format or either Microsoft layout."""
     try:
-        parsed = json.loads(data.decode("utf-8-sig"))
+        parsed = jsontext.loads(data.decode("utf-8-sig"))
+    except jsontext.TooDeep as error:
+        raise ScoreError([str(error)]) from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ScoreError([f"not a JSON score: {error}"]) from None
     if isinstance(parsed, dict) and parsed.get("format") == FORMAT:

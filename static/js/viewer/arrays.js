@@ -3,16 +3,20 @@
 // players ask; pure functions, no three.js.
 
 /**
- * The viewer arrays of a clip (the `viewer.json` download): metres, Y up.
+ * The viewer arrays of a clip (the `viewer.json` download): metres, Y up. A long
+ * clip's are a preview (levels.js): `frames`, `fps` and `positions` are every
+ * `stride`-th frame's, and `full` describes the full-rate file next to it.
  * @typedef {object} ViewerArrays
- * @property {number} frames
+ * @property {number} frames frames held here
  * @property {number} joints
- * @property {number} fps frames per second
+ * @property {number} fps frames per second of the frames held here
  * @property {ArrayLike<number>} positions flat [frames × joints × 3] world positions
  * @property {number[]} parents [joints] parent joint, -1 for roots
  * @property {boolean[]} [end_site] [joints] whether each joint is an end site
  * @property {string[]} [names] [joints] joint names
  * @property {number} [start_s] where this motion starts in the raw take, seconds
+ * @property {number} [stride] clip frames per frame held here (absent: 1)
+ * @property {import("./levels.js").FullRateFile} [full] the full-rate file (when stride > 1)
  */
 
 /**
@@ -34,10 +38,22 @@ export function travellingRoot(arrays) {
 }
 
 /**
- * "20 joints (+ 5 end sites) · 182 frames at 60.00 fps".
+ * "20 joints (+ 5 end sites) · 182 frames at 60.00 fps"; a long clip's preview adds
+ * " (preview: every 108th frame)".
  * @param {ViewerArrays} arrays
  */
 export function describe(arrays) {
   const ends = (arrays.end_site ?? []).filter(Boolean).length;
-  return `${arrays.joints - ends} joints (+ ${ends} end sites) · ${arrays.frames} frames at ${Number(arrays.fps).toFixed(2)} fps`;
+  const frames = arrays.full?.frames ?? arrays.frames;
+  const fps = arrays.full?.fps ?? arrays.fps;
+  const text = `${arrays.joints - ends} joints (+ ${ends} end sites) · ${frames} frames at ${Number(fps).toFixed(2)} fps`;
+  const stride = arrays.stride ?? 1;
+  return stride > 1 ? `${text} (preview: every ${ordinal(stride)} frame)` : text;
+}
+
+/** 2 → "2nd", 11 → "11th", 108 → "108th". @param {number} n */
+function ordinal(n) {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" })[n % 10] ?? "th";
+  return `${n}${suffix}`;
 }

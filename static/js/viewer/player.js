@@ -15,7 +15,10 @@ import { PlaybackControls } from "./controls.js";
 import { Playback } from "./playback.js";
 import { Stage } from "./stage.js";
 
-/** @typedef {import("./skeleton-view.js").SkeletonView} SkeletonView */
+/**
+ * What the camera can follow: a SkeletonView, or a LeveledSkeleton (full-rate.js).
+ * @typedef {{jointPosition: (frame: number, joint: number, out: THREE.Vector3) => THREE.Vector3}} Followed
+ */
 
 /**
  * @typedef {object} PlayerOptions
@@ -102,7 +105,7 @@ export class Player {
 
   /**
    * Keep stage `index`'s camera on `joint` of `view` at `frame` (when it follows).
-   * @param {SkeletonView} view
+   * @param {Followed} view
    * @param {number} joint
    * @param {number} frame
    * @param {number} [index]
@@ -117,7 +120,7 @@ export class Player {
   /**
    * Camera preset `name` on stage `index`, looking at `joint` of `view` at frame 0.
    * @param {string} name "front", "side", "top" or "follow"
-   * @param {SkeletonView} view
+   * @param {Followed} view
    * @param {number} joint
    * @param {number} [index]
    */

@@ -47,7 +47,13 @@ export class SkeletonView {
     this.group.add(this.sprites.object, this.lines);
     /** @type {CapsuleBody | null} built on first use */
     this.body = null;
+    /** The preview frame shown; -1 when the pose came from elsewhere (draw). */
     this.frame = -1;
+    /**
+     * The buffer and offset the pose shown came from (redrawn when the body is shown).
+     * @type {{positions: Float32Array, base: number}}
+     */
+    this.shown = { positions: this.positions, base: 0 };
     this.update(0);
   }
 
@@ -92,9 +98,7 @@ export class SkeletonView {
       this.group.add(this.body.object);
     }
     if (this.body) this.body.object.visible = visible;
-    const frame = this.frame;
-    this.frame = -1;
-    this.update(frame);
+    this.pose(this.shown.positions, this.shown.base);
   }
 
   /**
@@ -117,8 +121,27 @@ export class SkeletonView {
     const f = Math.min(this.frames - 1, Math.max(0, frame | 0));
     if (f === this.frame) return;
     this.frame = f;
-    const base = f * this.joints * 3;
-    const p = this.positions;
+    this.pose(this.positions, f * this.joints * 3);
+  }
+
+  /**
+   * Pose the skeleton from another buffer of the same joints (a full-rate window of the
+   * clip, full-rate.js): the frame whose positions start at `positions[base]`.
+   * @param {Float32Array} positions flat [frames × joints × 3], metres
+   * @param {number} base
+   */
+  draw(positions, base) {
+    this.frame = -1;
+    this.pose(positions, base);
+  }
+
+  /**
+   * Put joints, bones and body at the frame starting at `p[base]`.
+   * @param {Float32Array} p flat [frames × joints × 3], metres
+   * @param {number} base
+   */
+  pose(p, base) {
+    this.shown = { positions: p, base };
     this.sprites.setPositions(p, base);
     for (let b = 0; b < this.bones.length; b += 1) {
       const child = base + this.bones[b] * 3;
