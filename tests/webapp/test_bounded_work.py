@@ -282,3 +282,21 @@ def test_the_request_budget_holds_on_the_largest_inputs_allowed(
 
 def _forbidden(*args: Any, **kwargs: Any) -> Any:
     raise AssertionError("a pipeline stage ran inside a request")
+
+
+def test_a_score_clip_joins_transitions_once_animated(
+    project: Project, members: dict[str, AbstractUser], media_root: object
+) -> None:
+    """Until its first run has animated it, a score's clip has no motion: a transition
+    from it is refused (409), not queued to fail in a worker."""
+    walk = processed(project, _editor(members), WALK)
+    file = SimpleUploadedFile("walk.json", SCORE.read_bytes())
+    client = client_for(members["editor"])
+    score = client.post(
+        f"/api/v1/projects/{project.pk}/scores/", {"file": file}, format="multipart"
+    ).json()
+    body = {"clip_a": score["clip"], "clip_b": walk.pk}
+    refused = client.post("/api/v1/transitions/", body, format="json")
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "no_motion_yet"
+    pipeline.execute(run_id=score["run"]["id"])
+    assert Clip.objects.get(pk=score["clip"]).frames > 0

@@ -17,7 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from motioncore.errors import MotionCoreError
 from motioncore.laban.importers import reader
@@ -46,20 +46,26 @@ def score_upload_create(*, project: Project, user: User, name: str, data: bytes)
         return existing
     stem = PurePosixPath(name).stem or "score"
     loaded = _read(data, stem)
-    with transaction.atomic():
-        clip = clip_source_create(
-            project=project, user=user, name=name, data=data, first_stage=SCORE_STAGE
-        )
-        return Score.objects.create(
-            project=project,
-            clip=clip,
-            name=clip.name,
-            title=loaded.title or stem,
-            sha256=sha256,
-            score=loaded.as_dict(),
-            animation={},
-            created_by=user,
-        )
+    try:
+        with transaction.atomic():
+            clip = clip_source_create(
+                project=project, user=user, name=name, data=data, first_stage=SCORE_STAGE
+            )
+            return Score.objects.create(
+                project=project,
+                clip=clip,
+                name=clip.name,
+                title=loaded.title or stem,
+                sha256=sha256,
+                score=loaded.as_dict(),
+                animation={},
+                created_by=user,
+            )
+    except IntegrityError:  # a concurrent upload of the same bytes won
+        winner = Score.objects.filter(project=project, sha256=sha256).first()
+        if winner is None:
+            raise
+        return winner
 
 
 def score_bytes_check(*, size: int) -> None:

@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from webapp.clips.selectors import clip_get
-from webapp.core.errors import ServiceError
+from webapp.core.errors import Conflict, ServiceError
 from webapp.projects.models import Role
 from webapp.projects.permissions import require_role
 from webapp.runs.models import Run
@@ -34,6 +34,12 @@ def transition_create(
     require_role(project=clip_a.project, user=user, role=Role.EDITOR)
     if clip_a.project_id != clip_b.project_id:
         raise ServiceError("Both clips must be in the same project.", code="different_projects")
+    for clip in (clip_a, clip_b):
+        if not clip.frames:  # a score's clip before its first run has animated it
+            raise Conflict(
+                f"Clip {clip.pk} has no motion yet: its first run has not finished.",
+                code="no_motion_yet",
+            )
     mismatch = skeleton_mismatch(clip_a, clip_b)
     if mismatch:
         raise ServiceError(
