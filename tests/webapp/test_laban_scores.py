@@ -174,6 +174,7 @@ def test_the_project_page_uploads_a_score_and_shows_its_page(
     assert response.status_code == 302 and response["Location"] == f"/scores/{score.pk}/"
     waiting = client.get(f"/scores/{score.pk}/").content.decode()
     assert "run-status" in waiting and "score-view.js" not in waiting  # the run's progress
+    assert "animation.bvh" not in waiting and "score.json" in waiting  # no link to a 404
     pipeline.execute(run_id=score.clip.runs.get().pk)
     shown = client.get(f"/scores/{score.pk}/").content.decode()
     assert "score-view.js" in shown and "run-status" not in shown

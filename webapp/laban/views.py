@@ -62,6 +62,8 @@ def score_detail(request: HttpRequest, score_id: int) -> HttpResponse:
     def url(name: str) -> str:
         return reverse("api:score-download", args=[score.pk, name])
 
+    animated = score_animated(score)
+
     context = {
         "score_obj": score,
         "project": score.project,
@@ -69,14 +71,21 @@ def score_detail(request: HttpRequest, score_id: int) -> HttpResponse:
         "animation_url": url("animation.json"),
         "footprints_url": url("footprints.json"),
         "downloads": [
-            Link("Animation (BVH, canonical skeleton)", url("animation.bvh")),
-            Link("Score (JSON, kinetograph-score/1)", url("score.json")),
-            Link("Footprints, centre path and measures (JSON)", url("footprints.json")),
-            Link("Viewer arrays (JSON)", url("animation.json")),
+            link
+            for link, ready in (
+                (Link("Animation (BVH, canonical skeleton)", url("animation.bvh")), animated),
+                (Link("Score (JSON, kinetograph-score/1)", url("score.json")), True),
+                (
+                    Link("Footprints, centre path and measures (JSON)", url("footprints.json")),
+                    animated,
+                ),
+                (Link("Viewer arrays (JSON)", url("animation.json")), animated),
+            )
+            if ready
         ],
         "camera_presets": CAMERA_PRESETS,
         "import_notes": score.animation.get("labanwriter"),
-        "animated": score_animated(score),
+        "animated": animated,
         "run": score.clip.runs.order_by("-created_at", "-id").first(),
     }
     return render(request, "pages/score.html", context)
