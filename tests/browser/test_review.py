@@ -235,6 +235,7 @@ def test_propose_comment_revise_approve_in_two_browsers(
 
     # The editor answers the first comment and resolves it: nested, greyed on the timeline.
     editor.goto(v1)
+    _comments(editor, 2)  # the page script has drawn the thread (a click before it is lost)
     first = editor.locator("[data-thread] > li").first
     first.locator("button[data-reply]").click()
     first.locator("form.comment__reply textarea").fill("Agreed: I will try the 70 % cut.")
