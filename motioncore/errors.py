@@ -53,3 +53,21 @@ class BVHLimitError(BVHParseError):
 
 class SkeletonError(MotionCoreError):
     """A skeleton lacks what an operation needs (e.g. an unresolved joint role)."""
+
+
+class TimelineError(MotionCoreError):
+    """An intent timeline (:mod:`motioncore.motornerve.timeline`) is malformed.
+
+    Attributes:
+        field: where, as a JSON path (``"keys[2].speed_mps"``).
+        message: one sentence a user understands, without the location.
+    """
+
+    def __init__(self, field: str, message: str) -> None:
+        self.field = field
+        self.message = message
+        super().__init__(f"{field}: {message}")
+
+    def as_dict(self) -> dict[str, str]:
+        """JSON-able ``{"field", "message"}``."""
+        return {"field": self.field, "message": self.message}

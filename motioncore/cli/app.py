@@ -10,6 +10,7 @@
 * ``analyze`` and ``transition``: see :mod:`motioncore.cli.analysis`.
 * ``pfnn dataset|train|evaluate|generate``: see :mod:`motioncore.cli.pfnn`.
 * ``laban SCORE -o OUT.bvh``: see :mod:`motioncore.cli.laban`.
+* ``motornerve dataset|train|evaluate|drive``: see :mod:`motioncore.cli.motornerve`.
 
 Exit codes: 0 success, 2 invalid input (bad file or bad arguments), 1 anything
 else (a bug: reported with a one-line message).
@@ -28,6 +29,7 @@ from motioncore import bvh
 from motioncore.bvh import report
 from motioncore.cli import analysis as cli_analysis
 from motioncore.cli import laban as cli_laban
+from motioncore.cli import motornerve as cli_motornerve
 from motioncore.cli import pfnn as cli_pfnn
 from motioncore.clip import Clip
 from motioncore.errors import MotionCoreError
@@ -48,6 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "transition": cli_analysis.transition_command,
         "pfnn": cli_pfnn.run,
         "laban": cli_laban.run,
+        "motornerve": cli_motornerve.run,
     }[args.command]
     return handler(args)
 
@@ -86,6 +89,7 @@ def _parser() -> argparse.ArgumentParser:
     cli_analysis.add_parsers(commands)
     cli_pfnn.add_parsers(commands)
     cli_laban.add_parser(commands)
+    cli_motornerve.add_parsers(commands)
     return parser
 
 

@@ -1,39 +1,5 @@
-"""Motion-quality measures, independent of the code whose output they grade.
-
-Every number the product reports about feet (the clean report, transitions, PFNN
-walks, Labanotation animations, the benches) comes from here. None of it uses the
-contact detector (:mod:`motioncore.contacts`), its thresholds, its floor or its
-hysteresis: a foot lock graded by the contacts it locked would read perfect while
-the feet slide. What is shared is geometry only: the points of a foot
-(:mod:`motioncore.contacts.foot_points`) and forward kinematics.
-
-Definitions (fixed, absolute, deliberately simple):
-
-* **floor**: given by the caller where it is known (0 for motion the product
-  synthesises on the ground plane); otherwise :data:`FLOOR_PERCENTILE` of the
-  lowest foot point's height over the clip.
-* **planted** (this module's own test, not a contact detector): the ankle is
-  within :data:`PLANTED_BAND_M` (2 cm) of its standing height (the
-  :data:`STANDING_PERCENTILE` of its heights) and slower than
-  :data:`PLANTED_SPEED_MPS` (1 m/s).
-* **foot slide**: on planted frames where the foot is on the ground (its lowest
-  point within :data:`TOUCH_BAND_M`, 1 cm, of where it rests while planted), the
-  horizontal speed of the foot's slowest point (heel, ankle, ball, tip), m/s;
-  speeds are displacements over :data:`SPEED_SPAN_S` either side, inside the
-  run of planted frames less its first and last :data:`SPEED_SPAN_S` (the foot
-  arriving and leaving), so the same motion reads the same at any frame rate.
-  Per step (a run of planted frames) the slide is that speed integrated, metres.
-* **floor penetration**: how far the lowest foot point goes under the floor
-  (worst depth, m) and the share of frames where it is more than
-  :data:`PENETRATION_BAND_M` (1 cm) under.
-* **grounded**: the foot's lowest point within :data:`GROUNDED_BAND_M` (2 cm) of
-  the floor and slower than :data:`PLANTED_SPEED_MPS`. The **contact share** of a
-  foot is its share of grounded frames; **stance/swing** is grounded over not
-  grounded frames (both feet pooled); **cadence** is grounded onsets (runs of at
-  least :data:`MIN_RUN_S`) per minute, both feet.
-
-Conventions: ``F`` frames, metres, seconds, Y up, world frame.
-"""
+"""Foot measures: slide, penetration, contact share, stance/swing and cadence
+(definitions in :mod:`motioncore.measures`)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,230 @@
+"""Playing MotorNerve (seed 001 §3.4, §6): intents in, 60 Hz motion out.
+
+* **30 Hz inference, 60 Hz motion**: the network steps every
+  :data:`~motioncore.motornerve.state.STEP_FRAMES` frames; the frame between two steps
+  is interpolated (rotations slerped halfway, the root moved by the step's velocity).
+* **Root**: the root integrates the predicted ground velocity and turn rate, so its
+  path is continuous; a step may not change the velocity by more than
+  :data:`MAX_ACCELERATION_MPS2` nor the turn rate by more than
+  :data:`MAX_TURN_ACCELERATION_RADPS2` (the jumps a network can make, not a person).
+* **Blend on sharp changes**: when the intent changes sharply
+  (:func:`sharp_change`), the pose eases from the last shown one to the network's over
+  :data:`BLEND_S` (the seed's 100–200 ms): each step mixes them with a weight rising
+  linearly to 1. The shown state is what the network reads back next step.
+* **Gate** (a small state machine in front of the network, seed §6): an ``interact``
+  asked while moving faster than :data:`INTERACT_BELOW_MPS` is queued — the network
+  is asked to stop first and gets the interaction once the character is slow enough;
+  speeds are clamped to :data:`MAX_SPEED_MPS`.
+
+Shapes: intents ``[F, 12]`` at 60 Hz; states ``[S]``; metres, seconds, radians.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+
+from motioncore import quat
+from motioncore.clip import Clip
+from motioncore.motornerve import intent, state
+from motioncore.motornerve.network import Stepper, Weights
+
+FloatArray = NDArray[np.float64]
+
+MAX_ACCELERATION_MPS2 = 12.0
+MAX_TURN_ACCELERATION_RADPS2 = 60.0
+BLEND_S = 0.15
+SHARP_SPEED_MPS = 0.6
+"""A change of wanted speed at least this large is sharp…"""
+SHARP_TURN_RAD = np.radians(45.0)
+"""…and so is a turn of the wanted direction or facing this large, or a new action."""
+INTERACT_BELOW_MPS = 0.6
+MAX_SPEED_MPS = intent.MAX_SPEED_MPS
+INTERACT = intent.ACTIONS.index("interact")
+
+
+def sharp_change(before: FloatArray, after: FloatArray) -> bool:
+    """Whether going from intent ``before`` to ``after`` (``[12]`` each) is sharp."""
+    if np.argmax(before[intent.ACTION]) != np.argmax(after[intent.ACTION]):
+        return True
+    if abs(after[intent.SPEED] - before[intent.SPEED]) >= SHARP_SPEED_MPS:
+        return True
+    turns = [
+        float(angle_2d(before[intent.DIRECTION], after[intent.DIRECTION])),
+        float(angle_2d(before[intent.FACING], after[intent.FACING])),
+    ]
+    return bool(max(turns) >= SHARP_TURN_RAD)
+
+
+def angle_2d(a: FloatArray, b: FloatArray) -> float:
+    """Angle between two ground vectors (0 when either is zero), radians."""
+    na, nb = np.linalg.norm(a), np.linalg.norm(b)
+    if na < 1e-9 or nb < 1e-9:
+        return 0.0
+    return float(np.arccos(np.clip(np.dot(a, b) / (na * nb), -1.0, 1.0)))
+
+
+@dataclass
+class Gate:
+    """The state machine in front of the network (module docstring)."""
+
+    queued: bool = False
+
+    def admit(self, wanted: FloatArray, speed_mps: float) -> FloatArray:
+        """The intent the network gets for ``wanted`` when the character moves at
+        ``speed_mps``."""
+        out = wanted.copy()
+        if out[intent.SPEED] > MAX_SPEED_MPS:
+            out[intent.SPEED] = MAX_SPEED_MPS
+        interacting = int(np.argmax(out[intent.ACTION])) == INTERACT
+        self.queued = interacting and speed_mps >= INTERACT_BELOW_MPS
+        if self.queued:
+            return intent.make(np.zeros(2), 0.0, 0.0, intent.ACTIONS.index("idle"))
+        return out
+
+
+def _limit(previous: FloatArray, wanted: FloatArray, most: float) -> FloatArray:
+    change = wanted - previous
+    size = float(np.linalg.norm(change))
+    return wanted if size <= most else previous + change * (most / size)
+
+
+def _slerp_state(a: FloatArray, b: FloatArray, t: float) -> FloatArray:
+    """States ``[..., S]`` mixed: rotations slerped, the rest linear (``t`` 0 gives
+    ``a``)."""
+    out = (1.0 - t) * a + t * b
+    qa, qb = state.joint_rotations(a), state.joint_rotations(b)
+    return state.with_rotations(out, quat.slerp(qa, qb, np.full(qa.shape[:-1], t)))
+
+
+@dataclass
+class Step:
+    """What one network step did: the shown state, contact probabilities, the intent
+    the network got and whether the gate queued an interaction."""
+
+    state: FloatArray
+    contacts: FloatArray
+    given: FloatArray
+    queued: bool
+    ground: FloatArray
+    facing: float
+
+
+@dataclass
+class Controller:
+    """One character driven step by step (30 Hz) by world commands
+    (:func:`motioncore.motornerve.intent.localise`); it keeps its own root on the
+    ground (``ground`` m, ``facing`` rad), starting at the origin facing +Z."""
+
+    weights: Weights
+    start: FloatArray | None = None
+    stepper: Stepper = field(init=False)
+    gate: Gate = field(default_factory=Gate)
+    last_intent: FloatArray = field(init=False)
+    blend_left_s: float = 0.0
+    ground: FloatArray = field(default_factory=lambda: np.zeros(2))
+    facing: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.stepper = Stepper(self.weights)
+        first = start_state(self.weights) if self.start is None else self.start
+        self.stepper.fill(first)
+        self.last_intent = intent.make(np.zeros(2), 0.0, 0.0, 0)
+
+    @property
+    def current(self) -> FloatArray:
+        return self.stepper.states[-1]
+
+    def step(self, command: FloatArray) -> Step:
+        """Advance one step towards the world ``command [12]``."""
+        last = self.current
+        speed = float(np.linalg.norm(last[state.VELOCITY]))
+        wanted = intent.localise(command, self.facing)
+        given = self.gate.admit(wanted, speed)
+        if sharp_change(self.last_intent, given):
+            self.blend_left_s = BLEND_S
+        self.last_intent = given
+        predicted, contacts = self.stepper.predict(given)
+        predicted[state.VELOCITY] = _limit(
+            last[state.VELOCITY], predicted[state.VELOCITY], MAX_ACCELERATION_MPS2 * state.STEP_S
+        )
+        most_turn = MAX_TURN_ACCELERATION_RADPS2 * state.STEP_S
+        predicted[state.TURN] = last[state.TURN] + np.clip(
+            predicted[state.TURN] - last[state.TURN], -most_turn, most_turn
+        )
+        shown = predicted
+        if self.blend_left_s > 0.0:
+            weight = 1.0 - (self.blend_left_s - state.STEP_S) / BLEND_S
+            shown = _slerp_state(last, predicted, float(np.clip(weight, 0.0, 1.0)))
+            shown[state.VELOCITY], shown[state.TURN] = (
+                predicted[state.VELOCITY],
+                predicted[state.TURN],
+            )
+            self.blend_left_s = max(self.blend_left_s - state.STEP_S, 0.0)
+        shown = state.renormalised(shown)
+        self.stepper.push(shown)
+        self.ground = self.ground + state.rotate_ground(
+            shown[state.VELOCITY] * state.STEP_S, np.asarray(self.facing)
+        )
+        self.facing += float(shown[state.TURN]) * state.STEP_S
+        return Step(shown, contacts, given, self.gate.queued, self.ground.copy(), self.facing)
+
+
+def start_state(weights: Weights) -> FloatArray:
+    """The standing state the weights start from (saved with them at training), else
+    the training mean standing still."""
+    saved = weights.meta.get("start_state")
+    out = np.asarray(saved if saved is not None else weights.state_mean, dtype=np.float64)
+    out = out.copy()
+    out[state.VELOCITY], out[state.TURN] = 0.0, 0.0
+    return state.renormalised(out)
+
+
+@dataclass(frozen=True, eq=False)
+class Played:
+    """A played intent stream: the canonical clip (60 Hz), per frame the intent the
+    network got ``[F, 12]``, the contact probabilities ``[F, 2]`` and whether an
+    interaction was queued ``[F]``."""
+
+    clip: Clip
+    given: FloatArray
+    contacts: FloatArray
+    queued: NDArray[np.bool_]
+
+
+def play(weights: Weights, commands: FloatArray, start: FloatArray | None = None) -> Played:
+    """Play world ``commands [F, 12]`` (60 Hz; :func:`motioncore.motornerve.intent.command`)
+    from ``start`` (a standing state by default) at the origin facing +Z; the clip has
+    ``F`` frames."""
+    frames = len(commands)
+    controller = Controller(weights, start)
+    first = controller.current
+    steps = [controller.step(commands[f]) for f in range(0, frames, state.STEP_FRAMES)]
+    shown = np.stack([first, *(s.state for s in steps)])
+    ground30 = np.stack([np.zeros(2), *(s.ground for s in steps)])
+    face30 = np.array([0.0, *(s.facing for s in steps)])
+    states60, ground60, face60 = _to_60hz(shown, ground30, face30)
+    clip = state.to_clip(states60[:frames], ground60[:frames], face60[:frames])
+    per_step = np.repeat(np.arange(len(steps)), state.STEP_FRAMES)[:frames]
+    return Played(
+        clip,
+        np.stack([s.given for s in steps])[per_step],
+        np.stack([s.contacts for s in steps])[per_step],
+        np.array([s.queued for s in steps])[per_step],
+    )
+
+
+def _to_60hz(
+    shown: FloatArray, ground: FloatArray, face: FloatArray
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """30 Hz states/paths ``[N + 1, …]`` to 60 Hz ``[2N + 1, …]`` (midpoints between)."""
+    mids = _slerp_state(shown[:-1], shown[1:], 0.5)
+    states = np.empty((2 * len(shown) - 1, shown.shape[1]))
+    states[0::2], states[1::2] = shown, mids
+    ground60 = np.empty((len(states), 2))
+    ground60[0::2], ground60[1::2] = ground, 0.5 * (ground[:-1] + ground[1:])
+    face60 = np.empty(len(states))
+    face60[0::2], face60[1::2] = face, 0.5 * (face[:-1] + face[1:])
+    return states, ground60, face60
