@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "webapp.runs",
     "webapp.transitions",
     "webapp.pfnn",
+    "webapp.motornerve",
     "webapp.laban",
     "webapp.webhooks",
     "webapp.reviews",
@@ -249,6 +250,10 @@ SCORE_MAX_BYTES = env.integer("KINETOGRAPH_SCORE_MAX_BYTES", 2 * 1024 * 1024, mi
 SCORE_MAX_DURATION_S = env.integer("KINETOGRAPH_SCORE_MAX_DURATION_S", 1800, minimum=1)
 # Past this many frames the analysis API serves the stored analysis instead of recomputing.
 ANALYSIS_SYNC_MAX_FRAMES = env.integer("KINETOGRAPH_ANALYSIS_SYNC_MAX_FRAMES", 30_000, minimum=1)
+# MotorNerve trainings on a project's clips (a worker's CPU): the default epochs and the
+# windows each teacher-forced epoch draws (rolled-out epochs draw an eighth).
+MOTORNERVE_TRAIN_EPOCHS = env.integer("KINETOGRAPH_MOTORNERVE_TRAIN_EPOCHS", 10, minimum=1)
+MOTORNERVE_TRAIN_WINDOWS = env.integer("KINETOGRAPH_MOTORNERVE_TRAIN_WINDOWS", 2048, minimum=64)
 RUN_MAX_ARTIFACT_BYTES = env.integer(
     "KINETOGRAPH_RUN_MAX_ARTIFACT_BYTES", 1024 * 1024 * 1024, minimum=1024 * 1024
 )

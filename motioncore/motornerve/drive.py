@@ -12,6 +12,7 @@ everything is measured there by :mod:`motioncore.measures`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -70,6 +71,7 @@ def drive(
     rig: Clip | None = None,
     *,
     foot_lock: bool = True,
+    progress: Callable[[float], None] | None = None,
 ) -> Drive:
     """Play world ``commands [F, 12]`` (60 Hz) on the canonical skeleton or on ``rig``'s
     (module docstring)."""
@@ -78,7 +80,7 @@ def drive(
         scale = retarget.rig_leg_m(rig, roles_mod.infer(rig.skeleton)) / on_rig.canonical_leg_m()
     asked = np.array(commands, dtype=np.float64, copy=True)
     asked[:, intent.SPEED] /= scale
-    played = runtime.play(weights, asked)
+    played = runtime.play(weights, asked, progress=progress)
     clip = played.clip if rig is None else retarget.to_rig(played.clip, rig)
     if foot_lock:
         roles = canonical.roles() if rig is None else roles_mod.infer(rig.skeleton)

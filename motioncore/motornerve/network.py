@@ -10,8 +10,8 @@ Two branches and two heads:
 * **intent encoder**: the normalised 12-D intent through three fully connected layers
   (ELU) to 256;
 * **fusion**: the two concatenated (512) through 512 → 512 → 256 (ELU);
-* **motion head**: linear 256 → ``S``, the normalised change of the state to the next
-  step (next = last + change · ``delta_std`` + ``delta_mean``);
+* **motion head**: linear 256 → ``S``: the next state, or with :attr:`Shape.residual`
+  its change from the last one, in ``output_mean``/``output_std`` units;
 * **contact head**: linear 256 → 2, per-foot contact logits (left, right).
 
 Parameters are kept under PyTorch's names (``conv1.weight [C, S, k]``,
@@ -29,7 +29,7 @@ import itertools
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 from numpy.typing import NDArray
@@ -57,6 +57,9 @@ class Shape:
     gru: int = 128
     intent_hidden: tuple[int, int] = (256, 512)
     fusion: tuple[int, int, int] = (512, 512, 256)
+    residual: bool = True
+    """Whether the motion head predicts the change to the next state (next = last +
+    output) or the next state itself (next = output), in ``output_mean/std`` units."""
 
     @classmethod
     def of(cls, saved: dict[str, Any]) -> Shape:
@@ -71,6 +74,7 @@ class Shape:
             gru=int(saved["gru"]),
             intent_hidden=(int(a), int(b)),
             fusion=(int(f1), int(f2), int(f3)),
+            residual=bool(saved.get("residual", True)),
         )
 
     @property
@@ -85,13 +89,14 @@ def elu(x: Array32) -> Array32:
 
 
 def sigmoid(x: Array32) -> Array32:
-    return (1.0 / (1.0 + np.exp(-x))).astype(np.float32)
+    with np.errstate(over="ignore"):  # exp(-x) of a very negative x: inf, and 1/inf is 0
+        return (1.0 / (1.0 + np.exp(-x))).astype(np.float32)
 
 
 @dataclass(frozen=True)
 class Weights:
     """The trained network: parameters by PyTorch name (float32), the normalisation
-    (``state_mean/std [S]``, ``intent_mean/std [12]``, ``delta_mean/std [S]``), the
+    (``state_mean/std [S]``, ``intent_mean/std [12]``, ``output_mean/std [S]``), the
     :class:`Shape` and ``meta`` (what trained it, JSON-able)."""
 
     params: dict[str, Array32]
@@ -99,8 +104,8 @@ class Weights:
     state_std: Array32
     intent_mean: Array32
     intent_std: Array32
-    delta_mean: Array32
-    delta_std: Array32
+    output_mean: Array32
+    output_std: Array32
     shape: Shape = Shape()
     meta: dict[str, Any] = field(default_factory=dict)
 
@@ -108,7 +113,7 @@ class Weights:
     def parameter_count(self) -> int:
         return sum(int(p.size) for p in self.params.values())
 
-    def save(self, path: str | Path) -> None:
+    def save(self, path: str | Path | BinaryIO) -> None:
         """Write an ``.npz`` (:meth:`load` reads it back)."""
         shape = {k: getattr(self.shape, k) for k in self.shape.__dataclass_fields__}
         norm = {k: getattr(self, k) for k in _NORMS}
@@ -122,7 +127,7 @@ class Weights:
         )
 
     @classmethod
-    def load(cls, path: str | Path) -> Weights:
+    def load(cls, path: str | Path | BinaryIO) -> Weights:
         try:
             with np.load(path, allow_pickle=False) as f:
                 config = json.loads(str(f["config"]))
@@ -140,7 +145,8 @@ class Weights:
 
     def next_state(self, last: FloatArray, delta: Array32) -> FloatArray:
         """The next raw state ``[..., S]`` from the last one and the motion head."""
-        return np.asarray(last + delta * self.delta_std + self.delta_mean, dtype=np.float64)
+        out = delta * self.output_std + self.output_mean
+        return np.asarray(last + out if self.shape.residual else out, dtype=np.float64)
 
     def forward(self, history: Array32, intents: Array32) -> tuple[Array32, Array32]:
         """``(change [B, S], contact logits [B, 2])`` of normalised ``history
@@ -169,7 +175,7 @@ class Weights:
         return _linear(h, self.params, "motion"), _linear(h, self.params, "contact")
 
 
-_NORMS = ("state_mean", "state_std", "intent_mean", "intent_std", "delta_mean", "delta_std")
+_NORMS = ("state_mean", "state_std", "intent_mean", "intent_std", "output_mean", "output_std")
 
 
 def _linear(x: Array32, params: dict[str, Array32], name: str) -> Array32:

@@ -4,16 +4,21 @@
   :data:`~motioncore.motornerve.state.STEP_FRAMES` frames; the frame between two steps
   is interpolated (rotations slerped halfway, the root moved by the step's velocity).
 * **Root**: the root integrates the predicted ground velocity and turn rate, so its
-  path is continuous; a step may not change the velocity by more than
+  path is continuous. As PFNN's runtime blends its predicted trajectory with the
+  user's, each step moves them part of the way to what the intent asks
+  (:func:`steer`); the network reads the steered root back, and its poses follow. A
+  step may not change the velocity by more than
   :data:`MAX_ACCELERATION_MPS2` nor the turn rate by more than
   :data:`MAX_TURN_ACCELERATION_RADPS2` (the jumps a network can make, not a person).
 * **Blend on sharp changes**: when the intent changes sharply
   (:func:`sharp_change`), the pose eases from the last shown one to the network's over
-  :data:`BLEND_S` (the seed's 100–200 ms): each step mixes them with a weight rising
-  linearly to 1. The shown state is what the network reads back next step.
+  :data:`BLEND_S` (the seed's 100–200 ms): each step mixes the last shown pose and the
+  network's with a weight rising linearly to 1 (so the ease compounds, and lasts
+  ``ceil(BLEND_S / STEP_S)`` steps). The shown state is what the network reads back.
 * **Gate** (a small state machine in front of the network, seed §6): an ``interact``
   asked while moving faster than :data:`INTERACT_BELOW_MPS` is queued — the network
-  is asked to stop first and gets the interaction once the character is slow enough;
+  is asked to stop first and gets the interaction once the character is slow enough,
+  standing (an interaction's speed is 0: every one in the data is done standing);
   speeds are clamped to :data:`MAX_SPEED_MPS`.
 
 Shapes: intents ``[F, 12]`` at 60 Hz; states ``[S]``; metres, seconds, radians.
@@ -21,6 +26,7 @@ Shapes: intents ``[F, 12]`` at 60 Hz; states ``[S]``; metres, seconds, radians.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -33,6 +39,10 @@ from motioncore.motornerve.network import Stepper, Weights
 
 FloatArray = NDArray[np.float64]
 
+VELOCITY_STEER = 0.5
+TURN_STEER = 0.5
+"""Share of the way from the predicted root velocity and turn rate to the asked ones,
+each step (:func:`steer`)."""
 MAX_ACCELERATION_MPS2 = 12.0
 MAX_TURN_ACCELERATION_RADPS2 = 60.0
 BLEND_S = 0.15
@@ -43,6 +53,7 @@ SHARP_TURN_RAD = np.radians(45.0)
 INTERACT_BELOW_MPS = 0.6
 MAX_SPEED_MPS = intent.MAX_SPEED_MPS
 INTERACT = intent.ACTIONS.index("interact")
+PROGRESS_STEPS = 300
 
 
 def sharp_change(before: FloatArray, after: FloatArray) -> bool:
@@ -82,7 +93,20 @@ class Gate:
         self.queued = interacting and speed_mps >= INTERACT_BELOW_MPS
         if self.queued:
             return intent.make(np.zeros(2), 0.0, 0.0, intent.ACTIONS.index("idle"))
+        if interacting:  # an interaction is done standing (as every one in the data is)
+            out[intent.DIRECTION], out[intent.SPEED] = 0.0, 0.0
         return out
+
+
+def steer(predicted: FloatArray, given: FloatArray) -> None:
+    """Move the predicted root velocity and turn rate (in place) :data:`VELOCITY_STEER`
+    and :data:`TURN_STEER` of the way to what the intent ``given`` asks: its direction
+    times its speed, and its facing turned in :data:`~motioncore.motornerve.intent.HORIZON_S`."""
+    wanted = given[intent.DIRECTION] * given[intent.SPEED]
+    velocity = predicted[state.VELOCITY]
+    predicted[state.VELOCITY] = velocity + VELOCITY_STEER * (wanted - velocity)
+    turn = np.arctan2(given[intent.FACING.start], given[intent.FACING.start + 1]) / intent.HORIZON_S
+    predicted[state.TURN] += TURN_STEER * (turn - predicted[state.TURN])
 
 
 def _limit(previous: FloatArray, wanted: FloatArray, most: float) -> FloatArray:
@@ -147,6 +171,7 @@ class Controller:
             self.blend_left_s = BLEND_S
         self.last_intent = given
         predicted, contacts = self.stepper.predict(given)
+        steer(predicted, given)
         predicted[state.VELOCITY] = _limit(
             last[state.VELOCITY], predicted[state.VELOCITY], MAX_ACCELERATION_MPS2 * state.STEP_S
         )
@@ -169,7 +194,8 @@ class Controller:
             shown[state.VELOCITY] * state.STEP_S, np.asarray(self.facing)
         )
         self.facing += float(shown[state.TURN]) * state.STEP_S
-        return Step(shown, contacts, given, self.gate.queued, self.ground.copy(), self.facing)
+        ground = self.ground.copy()
+        return Step(shown.copy(), contacts, given, self.gate.queued, ground, self.facing)
 
 
 def start_state(weights: Weights) -> FloatArray:
@@ -194,14 +220,23 @@ class Played:
     queued: NDArray[np.bool_]
 
 
-def play(weights: Weights, commands: FloatArray, start: FloatArray | None = None) -> Played:
+def play(
+    weights: Weights,
+    commands: FloatArray,
+    start: FloatArray | None = None,
+    progress: Callable[[float], None] | None = None,
+) -> Played:
     """Play world ``commands [F, 12]`` (60 Hz; :func:`motioncore.motornerve.intent.command`)
     from ``start`` (a standing state by default) at the origin facing +Z; the clip has
-    ``F`` frames."""
+    ``F`` frames. ``progress(fraction)`` every :data:`PROGRESS_STEPS` steps."""
     frames = len(commands)
     controller = Controller(weights, start)
     first = controller.current
-    steps = [controller.step(commands[f]) for f in range(0, frames, state.STEP_FRAMES)]
+    steps: list[Step] = []
+    for f in range(0, frames, state.STEP_FRAMES):
+        steps.append(controller.step(commands[f]))
+        if progress is not None and len(steps) % PROGRESS_STEPS == 0:
+            progress(f / frames)
     shown = np.stack([first, *(s.state for s in steps)])
     ground30 = np.stack([np.zeros(2), *(s.ground for s in steps)])
     face30 = np.array([0.0, *(s.facing for s in steps)])

@@ -58,9 +58,9 @@ class TrainConfig:
     that many deviations (``None``: plain squared errors)."""
 
     shape: Shape = field(default_factory=Shape)
-    epochs: int = 90
-    teacher_epochs: int = 60
-    rollout: int = 8
+    epochs: int = 100
+    teacher_epochs: int = 40
+    rollout: int = 15
     windows_per_epoch: int = 16384
     rollout_windows_per_epoch: int = 2048
     validation_windows: int = 512
@@ -155,8 +155,11 @@ class _Trainer:
             data.states[train_starts + step * HISTORY]
             - data.states[train_starts + step * (HISTORY - 1)]
         )
-        self.delta_mean = following.mean(axis=0)
-        self.delta_std = np.where(following.std(axis=0) > 1e-6, following.std(axis=0), 1.0)
+        self.change_std = np.where(following.std(axis=0) > 1e-6, following.std(axis=0), 1.0)
+        if config.shape.residual:
+            self.output_mean, self.output_std = following.mean(axis=0), self.change_std
+        else:
+            self.output_mean, self.output_std = data.state_mean, data.state_std
         self.norm = {
             k: torch.tensor(v, dtype=torch.float32)
             for k, v in {
@@ -164,8 +167,9 @@ class _Trainer:
                 "state_std": data.state_std,
                 "intent_mean": data.intent_mean,
                 "intent_std": data.intent_std,
-                "delta_mean": self.delta_mean,
-                "delta_std": self.delta_std,
+                "output_mean": self.output_mean,
+                "output_std": self.output_std,
+                "change_std": self.change_std,
             }.items()
         }
         self.leg = LegKinematics()
@@ -206,13 +210,15 @@ class _Trainer:
             normed = (history - n["state_mean"]) / n["state_std"]
             wanted = (intents[:, HISTORY - 1 + k] - n["intent_mean"]) / n["intent_std"]
             delta, logits = model(normed, wanted)
-            predicted = last + delta * n["delta_std"] + n["delta_mean"]
+            predicted = delta * n["output_std"] + n["output_mean"]
+            if self.config.shape.residual:
+                predicted = predicted + last
             true = states[:, HISTORY + k]
             true_last = states[:, HISTORY - 1 + k]
             totals["reconstruction"] = totals["reconstruction"] + self.error(
                 (predicted - true) / n["state_std"]
             )
-            velocity_error = ((predicted - last) - (true - true_last)) / n["delta_std"]
+            velocity_error = ((predicted - last) - (true - true_last)) / n["change_std"]
             totals["velocity"] = totals["velocity"] + self.error(velocity_error)
             medians.append(torch.median(torch.mean(velocity_error**2, dim=-1)))
             planted = feet[:, HISTORY + k]
@@ -346,8 +352,8 @@ def _weights(
         data.state_std.astype(f32),
         data.intent_mean.astype(f32),
         data.intent_std.astype(f32),
-        trainer.delta_mean.astype(f32),
-        trainer.delta_std.astype(f32),
+        trainer.output_mean.astype(f32),
+        trainer.output_std.astype(f32),
         config.shape,
         meta,
     )

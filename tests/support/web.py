@@ -24,6 +24,8 @@ from webapp.clips.models import Artifact, ArtifactKind, Clip
 from webapp.clips.services import clip_upload_create
 from webapp.laban.models import Score
 from webapp.laban.services import score_upload_create
+from webapp.motornerve.models import Drive, Training
+from webapp.motornerve.selectors import DRIVE_DOWNLOADS, TRAINING_DOWNLOADS
 from webapp.pfnn.models import Generation
 from webapp.pfnn.selectors import GENERATION_DOWNLOADS
 from webapp.projects.models import Project, Role
@@ -142,6 +144,26 @@ def finish_generation(clip: Clip) -> Generation:
     parameters = {"path": [[0.0, 0.0], [0.0, 3.0]], "speed_mps": 1.2, "seconds": None}
     return Generation.objects.create(
         project=clip.project, clip=clip, run=run, parameters=parameters, result={"frames": 150}
+    )
+
+
+def finish_training(clip: Clip) -> Training:
+    """A succeeded MotorNerve training whose run belongs to ``clip`` (the first of its
+    set), with a small file of every downloadable kind."""
+    run = _succeeded_run_with_files(clip, ["motornerve_train"], TRAINING_DOWNLOADS.values())
+    parameters = {"clips": [clip.pk], "interact": [], "epochs": 1}
+    return Training.objects.create(
+        project=clip.project, name="weights", run=run, parameters=parameters, result={"epochs": 1}
+    )
+
+
+def finish_drive(clip: Clip) -> Drive:
+    """A succeeded MotorNerve drive on ``clip`` with a small file of every downloadable
+    kind."""
+    run = _succeeded_run_with_files(clip, ["motornerve_drive"], DRIVE_DOWNLOADS.values())
+    parameters = {"timeline": {"duration_s": 2.0, "keys": [{"t": 0.0}]}, "training": None}
+    return Drive.objects.create(
+        project=clip.project, clip=clip, run=run, parameters=parameters, result={"frames": 121}
     )
 
 

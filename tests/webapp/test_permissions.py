@@ -25,9 +25,11 @@ from support.web import (
     animated_score,
     attach_features,
     client_for,
+    finish_drive,
     finish_generation,
     finish_proposal,
     finish_run,
+    finish_training,
     finish_transition,
     make_user,
 )
@@ -37,6 +39,8 @@ from webapp.clips.selectors import DOWNLOADS
 from webapp.clips.services import clip_upload_create
 from webapp.laban.models import Score
 from webapp.laban.selectors import SCORE_DOWNLOADS
+from webapp.motornerve.models import Drive, Training
+from webapp.motornerve.selectors import DRIVE_DOWNLOADS, TRAINING_DOWNLOADS
 from webapp.pfnn.models import Generation
 from webapp.pfnn.selectors import GENERATION_DOWNLOADS
 from webapp.projects.models import Membership, Project, Role
@@ -172,6 +176,46 @@ ENDPOINTS = [
         for name in GENERATION_DOWNLOADS
     ),
     Endpoint(
+        "motornerve drive",
+        "post",
+        "/api/v1/motornerve/drives/",
+        EDIT,
+        {"clip": "{clip}", "timeline": {"keys": [{"t": 0}, {"t": 1, "action": "walk"}]}},
+    ),
+    Endpoint("motornerve drive detail", "get", "/api/v1/motornerve/drives/{drive}/", READ),
+    *(
+        Endpoint(
+            f"download drive {name}",
+            "get",
+            f"/api/v1/motornerve/drives/{{drive}}/download/{name}/",
+            READ,
+        )
+        for name in DRIVE_DOWNLOADS
+    ),
+    Endpoint(
+        "motornerve trainings",
+        "get",
+        "/api/v1/projects/{project}/motornerve/trainings/",
+        READ,
+    ),
+    Endpoint(
+        "motornerve training start",
+        "post",
+        "/api/v1/projects/{project}/motornerve/trainings/",
+        EDIT,
+        {"clips": ["{clip}"]},
+    ),
+    Endpoint("motornerve training detail", "get", "/api/v1/motornerve/trainings/{training}/", READ),
+    *(
+        Endpoint(
+            f"download training {name}",
+            "get",
+            f"/api/v1/motornerve/trainings/{{training}}/download/{name}/",
+            READ,
+        )
+        for name in TRAINING_DOWNLOADS
+    ),
+    Endpoint(
         "score upload",
         "post",
         "/api/v1/projects/{project}/scores/",
@@ -285,6 +329,8 @@ class World:
     score: Score
     proposal: Proposal
     comment: Comment
+    drive: Drive
+    training: Training
 
     def ids(self) -> dict[str, int]:
         return {
@@ -297,6 +343,8 @@ class World:
             "score": self.score.pk,
             "proposal": self.proposal.pk,
             "comment": self.comment.pk,
+            "drive": self.drive.pk,
+            "training": self.training.pk,
         }
 
 
@@ -321,7 +369,20 @@ def build_world(project: Project, editor: AbstractUser, data: bytes) -> World:
     commenter = next((m.user for m in others if m.role == Role.REVIEWER), uploader)
     comment = comment_create(user=commenter, proposal_id=proposal.pk, body="Early cut?")
     generation = finish_generation(clip)
-    return World(project, clip, run, webhook, transition, generation, score, proposal, comment)
+    drive, training = finish_drive(clip), finish_training(clip)
+    return World(
+        project,
+        clip,
+        run,
+        webhook,
+        transition,
+        generation,
+        score,
+        proposal,
+        comment,
+        drive,
+        training,
+    )
 
 
 def call(user: AbstractUser | None, endpoint: Endpoint, ids: dict[str, int], upload: bytes) -> Any:
@@ -334,10 +395,13 @@ def call(user: AbstractUser | None, endpoint: Endpoint, ids: dict[str, int], upl
         )
         return client.post(url, {"file": file}, format="multipart")
     method = getattr(client, endpoint.method)
-    body = {
-        key: int(value.format(**ids)) if isinstance(value, str) and "{" in value else value
-        for key, value in endpoint.body.items()
-    } or None
+
+    def filled(value: Any) -> Any:
+        if isinstance(value, list):
+            return [filled(v) for v in value]
+        return int(value.format(**ids)) if isinstance(value, str) and "{" in value else value
+
+    body = {key: filled(value) for key, value in endpoint.body.items()} or None
     return method(url, body, format="json") if body else method(url)
 
 
@@ -394,6 +458,10 @@ def _downloads_of(route: str) -> Any:
         return TRANSITION_DOWNLOADS
     if route.startswith("scores/"):
         return SCORE_DOWNLOADS
+    if route.startswith("motornerve/drives/"):
+        return DRIVE_DOWNLOADS
+    if route.startswith("motornerve/trainings/"):
+        return TRAINING_DOWNLOADS
     return GENERATION_DOWNLOADS if route.startswith("pfnn/") else DOWNLOADS
 
 

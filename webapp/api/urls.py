@@ -1,7 +1,7 @@
 """REST API routes under /api/v1/ (``docs/api-contract.md``): the URL root.
 
 Each app brings its endpoints in its ``api`` module (accounts, projects, clips,
-runs, transitions, pfnn, laban, reviews, webhooks). Any other path under /api/v1/
+runs, transitions, pfnn, motornerve, laban, reviews, webhooks). Any other path under /api/v1/
 answers a JSON 404.
 """
 
@@ -20,6 +20,7 @@ APPS = (
     "webapp.runs.api",
     "webapp.transitions.api",
     "webapp.pfnn.api",
+    "webapp.motornerve.api",
     "webapp.laban.api",
     "webapp.reviews.api",
     "webapp.webhooks.api",

@@ -48,3 +48,11 @@ class JSONParser(parsers.JSONParser):
             raise ParseError(str(error), code="json_too_deep") from None
         except ValueError as error:  # UnicodeDecodeError too
             raise ParseError(f"JSON parse error - {error}") from None
+
+
+class NamedNonFiniteJSONParser(JSONParser):
+    """:class:`JSONParser` that decodes ``NaN`` and ``±Infinity`` instead of refusing the
+    whole body, for endpoints whose validation names the field that holds one (a 400
+    ``keys[2].speed_mps: must be a finite number`` rather than a parse error)."""
+
+    strict = False
