@@ -6,9 +6,7 @@ passes."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import math
 import shutil
 import subprocess
 from pathlib import Path
@@ -17,6 +15,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+
+from support.fixture_scripts import assert_same, load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "tests" / "fixtures" / "make_motornerve_fixtures.py"
@@ -31,34 +31,6 @@ MAX_BYTES = 600 * 1024
 REGENERATE = f"regenerate them: .venv/bin/python {SCRIPT.relative_to(ROOT)}"
 
 
-def load_script() -> ModuleType:
-    """The fixture script as a module (``tests/`` is not a package)."""
-    spec = importlib.util.spec_from_file_location("make_motornerve_fixtures", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def assert_same(actual: Any, expected: Any, path: str = "$") -> None:
-    """Equal structure, strings, ints and bools; floats within :data:`FLOAT_REL_TOL`."""
-    if isinstance(expected, float) or isinstance(actual, float):
-        assert isinstance(actual, int | float) and isinstance(expected, int | float), path
-        assert math.isclose(actual, expected, rel_tol=FLOAT_REL_TOL, abs_tol=FLOAT_REL_TOL), (
-            f"{path}: {actual} != {expected}"
-        )
-    elif isinstance(expected, dict):
-        assert isinstance(actual, dict) and actual.keys() == expected.keys(), f"{path}: keys"
-        for key, value in expected.items():
-            assert_same(actual[key], value, f"{path}.{key}")
-    elif isinstance(expected, list):
-        assert isinstance(actual, list) and len(actual) == len(expected), f"{path}: length"
-        for i, (a, e) in enumerate(zip(actual, expected, strict=True)):
-            assert_same(a, e, f"{path}[{i}]")
-    else:
-        assert type(actual) is type(expected) and actual == expected, f"{path}: {actual!r}"
-
-
 def arrays(table: list[dict[str, Any]], blob: bytes) -> dict[str, np.ndarray]:
     """The arrays of ``streams.bin`` by name (``streams.json``'s table)."""
     out = {}
@@ -71,7 +43,7 @@ def arrays(table: list[dict[str, Any]], blob: bytes) -> dict[str, np.ndarray]:
 
 @pytest.fixture(scope="module")
 def script() -> ModuleType:
-    return load_script()
+    return load_script(SCRIPT)
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +68,9 @@ def test_fixture_files_are_exactly_the_generated_set(
 def test_the_network_is_up_to_date(script: ModuleType, fresh: dict[str, Any]) -> None:
     assert committed(script, "network.bin") == fresh["network.bin"], f"network.bin; {REGENERATE}"
     try:
-        assert_same(json.loads(committed(script, "network.json")), fresh["network.json"])
+        assert_same(
+            json.loads(committed(script, "network.json")), fresh["network.json"], FLOAT_REL_TOL
+        )
     except AssertionError as error:
         raise AssertionError(f"network.json: {error}; {REGENERATE}") from error
 
@@ -106,7 +80,7 @@ def test_the_streams_are_up_to_date(script: ModuleType, fresh: dict[str, Any]) -
     expected = json.loads(script.render(fresh["streams.json"]))
     margins = streams["controller"].pop("margins"), expected["controller"].pop("margins")
     try:
-        assert_same(streams, expected, "streams.json")
+        assert_same(streams, expected, FLOAT_REL_TOL, "streams.json")
         assert margins[0].keys() == margins[1].keys(), "margins"
         for key, value in margins[1].items():
             assert abs(margins[0][key] - value) <= STREAM_ABS_TOL, f"margins.{key}"

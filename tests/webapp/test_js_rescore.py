@@ -5,9 +5,7 @@ port against those fixtures, pass."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import math
 import shutil
 import subprocess
 from pathlib import Path
@@ -15,6 +13,8 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+
+from support.fixture_scripts import assert_same, load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "tests" / "fixtures" / "make_rescore_fixtures.py"
@@ -25,37 +25,9 @@ FLOAT_REL_TOL = 1e-12
 REGENERATE = f"regenerate them: .venv/bin/python {SCRIPT.relative_to(ROOT)}"
 
 
-def load_script() -> ModuleType:
-    """The fixture script as a module (``tests/`` is not a package)."""
-    spec = importlib.util.spec_from_file_location("make_rescore_fixtures", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def assert_same(actual: Any, expected: Any, path: str = "$") -> None:
-    """Equal structure, strings, ints and bools; floats within :data:`FLOAT_REL_TOL`."""
-    if isinstance(expected, float) or isinstance(actual, float):
-        assert isinstance(actual, int | float) and isinstance(expected, int | float), path
-        assert math.isclose(actual, expected, rel_tol=FLOAT_REL_TOL, abs_tol=FLOAT_REL_TOL), (
-            f"{path}: {actual} != {expected}"
-        )
-    elif isinstance(expected, dict):
-        assert isinstance(actual, dict) and actual.keys() == expected.keys(), f"{path}: keys"
-        for key, value in expected.items():
-            assert_same(actual[key], value, f"{path}.{key}")
-    elif isinstance(expected, list):
-        assert isinstance(actual, list) and len(actual) == len(expected), f"{path}: length"
-        for i, (a, e) in enumerate(zip(actual, expected, strict=True)):
-            assert_same(a, e, f"{path}[{i}]")
-    else:
-        assert type(actual) is type(expected) and actual == expected, f"{path}: {actual!r}"
-
-
 @pytest.fixture(scope="module")
 def script() -> ModuleType:
-    return load_script()
+    return load_script(SCRIPT)
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +49,7 @@ def test_fixtures_are_up_to_date(script: ModuleType, fresh: dict[str, Any]) -> N
         assert path.is_file(), f"{name} is missing; {REGENERATE}"
         committed = json.loads(path.read_text(encoding="utf-8"))
         try:
-            assert_same(committed, json.loads(script.render(content)), name)
+            assert_same(committed, json.loads(script.render(content)), FLOAT_REL_TOL, name)
         except AssertionError as error:
             raise AssertionError(f"{error}; {REGENERATE}") from error
 
