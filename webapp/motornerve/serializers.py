@@ -72,7 +72,9 @@ class TimelineField(serializers.JSONField):
 
 
 class DriveInputSerializer(serializers.Serializer[dict[str, Any]]):
-    clip = serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text="The clip whose rig is driven.")
+    clip = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, help_text="The clip whose rig is driven."
+    )
     timeline = TimelineField()
     training = serializers.IntegerField(
         min_value=1,

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from motioncore import bvh
+from motioncore.clip import Clip
 from motioncore.errors import MotionCoreError
 from motioncore.motornerve import dataset, intent, state
 from motioncore.skeleton import infer
-from motioncore.clip import Clip
 from support.humanoid import chain_skeleton
 from support.paths import SAMPLE_DIR
 
@@ -131,7 +131,7 @@ def test_a_users_clips_are_refused_with_the_reason() -> None:
     rig = chain_skeleton()
     offsets = np.broadcast_to(rig.offsets, (walk.num_frames, 3, 3)).copy()
     chain = Clip(rig, walk.rotations[:, :3], offsets, walk.fps)
-    with pytest.raises(MotionCoreError, match="'chain' has no .*foot"):
+    with pytest.raises(MotionCoreError, match=r"'chain' has no .*foot"):
         dataset.user_sources({"a": (walk, False), "b": (walk, False), "chain": (chain, False)})
     tiny = walk.with_arrays(walk.rotations[:10], walk.translations[:10])
     with pytest.raises(MotionCoreError, match="s of motion"):
