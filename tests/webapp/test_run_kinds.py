@@ -56,9 +56,15 @@ ADDED_KINDS = {
     "score_animation_bvh",  # issue 16: the score animation became a run
     "score_animation_viewer",
     "score_footprints",
+    *(  # issue 17: MotorNerve drives and trainings
+        f"motornerve_{k}"
+        for k in ("bvh", "canonical_bvh", "viewer", "report", "weights", "training_log")
+    ),
+    "motornerve_web_weights",
+    "motornerve_web_manifest",
 }
 """Kinds added since, by the apps that own them."""
-KIND_APPS = ("api", "clips", "laban", "pfnn", "reviews", "transitions", "webhooks")
+KIND_APPS = ("api", "clips", "laban", "motornerve", "pfnn", "reviews", "transitions", "webhooks")
 """Apps that define kinds of run or observe them: the run engine imports none of them."""
 
 
@@ -157,6 +163,7 @@ def test_each_app_registers_its_kind() -> None:
         "clips": {"ingest", "clean", "analyze"},
         "transitions": {"transition"},
         "pfnn": {"pfnn"},
+        "motornerve": {"motornerve_drive", "motornerve_train"},
         "toykind": {"toy"},
     }
     assert {name: registered.get(name) for name in expected} == expected
