@@ -28,7 +28,8 @@ training needs torch.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -266,10 +267,30 @@ def train(
     """Train on ``data``'s training split (module docstring); after every epoch
     ``progress(epoch, row)`` gets the epoch's mean losses, the validation losses of a
     full ``rollout`` on its own predictions, the learning rate and the seconds so far."""
+    with _torch_settings(config):
+        return _fit(data, config, progress)
+
+
+@contextmanager
+def _torch_settings(config: TrainConfig) -> Iterator[None]:
+    """Seeds, threads, deterministic algorithms and subnormal floats flushed to zero
+    (subnormals in the GRU made epochs 3x slower) while training; the process's own
+    settings back afterwards (flushing is process-wide: hypothesis, for one, refuses to
+    run under it)."""
+    threads, deterministic = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
     torch.manual_seed(config.seed)
     torch.set_num_threads(config.threads)
     torch.use_deterministic_algorithms(True)
-    torch.set_flush_denormal(True)  # subnormal floats in the GRU made epochs 3x slower
+    torch.set_flush_denormal(True)
+    try:
+        yield
+    finally:
+        torch.set_flush_denormal(False)
+        torch.use_deterministic_algorithms(deterministic)
+        torch.set_num_threads(threads)
+
+
+def _fit(data: Dataset, config: TrainConfig, progress: Progress | None) -> Weights:
     trainer = _Trainer(data, config)
     model = MotorNerve(config.shape, config.gru_dropout)
     optimiser = torch.optim.AdamW(
