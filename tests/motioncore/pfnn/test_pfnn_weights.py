@@ -5,6 +5,9 @@ that `pfnn train` reproduces them bit for bit from the corpus."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -163,14 +166,21 @@ def test_evaluate_names_what_is_missing(tmp_path: Path, capsys: object) -> None:
 def test_pfnn_train_reproduces_the_shipped_weights(tmp_path: Path, shared_data: Path) -> None:
     pytest.importorskip("torch", reason="torch is not installed (pip install torch==2.13.0)")
     out = tmp_path / "again.npz"
-    assert cli.main(["pfnn", "train", "--data", str(shared_data), "-o", str(out)]) == 0
+    # In a fresh process, as a user runs it: `python -m motioncore` pins MKL's kernels
+    # (MKL_CBWR, read when MKL starts), without which an Intel Xeon's AVX-512 kernels
+    # gave weights 6.8 % apart from the shipped ones (trained on an AMD EPYC, where they
+    # come out bit-identical).
+    command = [sys.executable, "-m", "motioncore", "pfnn", "train"]
+    command += ["--data", str(shared_data), "-o", str(out)]
+    done = subprocess.run(command, capture_output=True, text=True, env=os.environ.copy())
+    assert done.returncode == 0, done.stderr[-3000:]
     shipped, again = np.load(SHIPPED_WEIGHTS), np.load(out)
     for key in ("input_mean", "input_std", "output_mean", "output_std"):
         # The same data; another numpy build sums in another order, so features that are
         # zero by construction come out as other 1e-18s.
         np.testing.assert_allclose(again[key], shipped[key], rtol=1e-9, atol=1e-12, err_msg=key)
-    # Training is bit-identical on one CPU and library build; another CPU's SIMD path
-    # rounds differently from the first batch on (an AMD EPYC gave 0.3–0.7 % apart).
+    # Bit-identical with one library build; the tolerance is for another build of torch
+    # or numpy (another summation order).
     for key in (k for k in shipped.files if k[0] in "Wb"):
         apart = np.linalg.norm(again[key] - shipped[key]) / np.linalg.norm(shipped[key])
         assert apart < 0.02, (key, apart)
