@@ -112,6 +112,19 @@ test("the stepper predicts what network.Stepper predicts", () => {
   assert.equal(k, after.length, "every recorded prediction was made");
 });
 
+test("weights whose motion head gives the state itself do not add the last state", () => {
+  const absolute = new MotorNerveNetwork({ ...manifest, shape: { ...manifest.shape, residual: false } }, data);
+  const [change, itself] = [new Stepper(network), new Stepper(absolute)];
+  const pushes = array("stepper_pushes");
+  for (let p = 0; p < pushes.shape[0]; p += 1) {
+    change.push(row(pushes, p));
+    itself.push(row(pushes, p));
+  }
+  const last = row(pushes, pushes.shape[0] - 1);
+  const a = Array.from(change.predict(runtime.INITIAL_INTENT).state, (v, i) => v - last[i]);
+  close(itself.predict(runtime.INITIAL_INTENT).state, a, "absolute state", 1e-9);
+});
+
 test("predict reuses its buffers", () => {
   const stepper = new Stepper(network);
   stepper.fill(network.startState);

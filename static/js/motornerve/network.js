@@ -39,7 +39,8 @@ export const INTENT_CODE = 256;
  * @property {number} gru units per direction
  * @property {number[]} intent_hidden the intent encoder's two hidden widths
  * @property {number[]} fusion the three fusion widths
- * @property {boolean} [residual] whether the motion head gives the change (default) or the next state
+ * @property {boolean} [residual] whether the motion head gives the change (the default of weights
+ *   saved without it) or the next state
  */
 /**
  * @typedef {object} TensorEntry where one tensor lies in the blob (in float32 numbers)
@@ -289,6 +290,8 @@ export class Stepper {
     this.sizes = { s, intent, c, k, g, columns: network.columns };
     const t = (/** @type {string} */ name) => network.tensor(name);
     this.norms = network.norms;
+    /** Whether the motion head gives the change to the last state (network.Shape.residual). */
+    this.residual = network.shape.residual !== false;
     /** The newest raw state pushed [S] (float64, as pushed). */
     this.last = new Float64Array(s);
     this.window1 = new Float32Array(s * k); // normalised states [S, k]
@@ -402,7 +405,11 @@ export class Stepper {
     affine(conv.motionW, conv.motionB, x, delta, s, x.length);
     affine(conv.contactW, conv.contactB, x, logits, 2, x.length);
     const { output_mean: mean, output_std: std } = this.norms;
-    for (let i = 0; i < s; i += 1) result.state[i] = this.last[i] + Math.fround(Math.fround(delta[i] * std[i]) + mean[i]);
+    // network.Weights.next_state: the last state plus the change, or the state itself
+    for (let i = 0; i < s; i += 1) {
+      const out = Math.fround(Math.fround(delta[i] * std[i]) + mean[i]);
+      result.state[i] = this.residual ? this.last[i] + out : out;
+    }
     result.contacts[0] = Math.fround(sigmoid(logits[0]));
     result.contacts[1] = Math.fround(sigmoid(logits[1]));
     return result;
