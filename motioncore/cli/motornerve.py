@@ -52,12 +52,20 @@ def add_parsers(commands: Any) -> None:
     train.add_argument("--teacher-epochs", type=int, help="epochs of teacher forcing first")
     train.add_argument("--seed", type=int)
     train.add_argument("--log", type=Path, help="write the history as JSON lines here")
+    train.add_argument(
+        "--stop-after", type=int, metavar="N", help="stop after the schedule's first N epochs"
+    )
     train.add_argument("--json", action="store_true", help="print a JSON summary")
     check = sub.add_parser("evaluate", help="scripted streams and held-out clips, measured")
     check.add_argument("--data", type=Path, required=True, help="the corpus folder")
     check.add_argument("--weights", type=Path, default=SHIPPED_WEIGHTS, help="weights .npz")
     check.add_argument("--interactions", type=int, default=50, help="interaction triggers")
     check.add_argument("--json", action="store_true", help="print JSON")
+    check.add_argument(
+        "--baseline",
+        action="store_true",
+        help="also the motion-matching baseline over the training clips, side by side",
+    )
     play = sub.add_parser("drive", help="play an intent timeline")
     play.add_argument("--timeline", type=Path, required=True, help="intent timeline JSON")
     play.add_argument("--rig", type=Path, help="a BVH whose skeleton the result is put on")
@@ -144,7 +152,7 @@ def _train(args: argparse.Namespace) -> int:
             log.flush()
 
     try:
-        weights = train.train(data, config, progress)
+        weights = train.train(data, config, progress, stop_after=args.stop_after)
     finally:
         if log is not None:
             log.close()
@@ -176,21 +184,28 @@ def _evaluate(args: argparse.Namespace) -> int:
         return runtime.play(weights, commands).clip
 
     reference = [r.clip.rotations for r in recordings]
-    results: dict[str, dict[str, Any]] = {
-        "scripted": evaluate.evaluate(
-            player, streams.scripted(args.interactions), reference, lambda n: _bar(0.5, n)
-        ).as_dict(),
-        "held_out": evaluate.evaluate(
-            player, evaluate.recording_streams(recordings), reference, lambda n: _bar(0.9, n)
-        ).as_dict(),
-    }
+    players: dict[str, Any] = {"motornerve": player}
+    if args.baseline:
+        players["motion_matching"] = evaluate.matching_player(evaluate.held_out(args.data, "train"))
+    results: dict[str, dict[str, Any]] = {}
+    for name, play in players.items():
+        results[name] = {
+            "scripted": evaluate.evaluate(
+                play, streams.scripted(args.interactions), reference, lambda n: _bar(0.5, n)
+            ).as_dict(),
+            "held_out": evaluate.evaluate(
+                play, evaluate.recording_streams(recordings), reference, lambda n: _bar(0.9, n)
+            ).as_dict(),
+        }
     if sys.stderr.isatty():
         print(file=sys.stderr)
     if args.json:
         print(json.dumps(results, indent=2, default=str))
     else:
-        for label, result in results.items():
-            print(f"{label}: " + ", ".join(f"{k} {_num(v)}" for k, v in result["summary"].items()))
+        for name, result in results.items():
+            for label, part in result.items():
+                summary = ", ".join(f"{k} {_num(v)}" for k, v in part["summary"].items())
+                print(f"{name} {label}: {summary}")
     return EXIT_OK
 
 

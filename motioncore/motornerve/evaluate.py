@@ -244,3 +244,18 @@ def held_out(data_dir: Path, split: str = "test") -> list[Recording]:
 def recording_streams(recordings: Sequence[Recording]) -> list[streams_mod.Stream]:
     """Each recording as the stream of its own commands."""
     return [streams_mod.of_recording(r.name, r.intents, r.facing) for r in recordings]
+
+
+def matching_player(recordings: Sequence[Recording]) -> Player:
+    """The motion-matching baseline (:mod:`motioncore.motornerve.matching`) as a player:
+    its database is ``recordings`` (the training clips, as recorded), and it reads the
+    world commands in the character's heading frame, as MotorNerve's runtime does."""
+    from motioncore.motornerve import matching
+    from motioncore.motornerve.motion_database import Database
+
+    database = Database.build([(r.name, r.clip, r.intents) for r in recordings])
+
+    def play(commands: FloatArray) -> Clip:
+        return matching.drive(database, commands, world=True)
+
+    return play

@@ -272,13 +272,18 @@ def parameter_count(shape: Shape | None = None) -> int:
 
 
 def train(
-    data: Dataset, config: TrainConfig = TrainConfig(), progress: Progress | None = None
+    data: Dataset,
+    config: TrainConfig = TrainConfig(),
+    progress: Progress | None = None,
+    stop_after: int | None = None,
 ) -> Weights:
     """Train on ``data``'s training split (module docstring); after every epoch
     ``progress(epoch, row)`` gets the epoch's mean losses, the validation losses of a
-    full ``rollout`` on its own predictions, the learning rate and the seconds so far."""
+    full ``rollout`` on its own predictions, the learning rate and the seconds so far.
+    ``stop_after``: stop after that many epochs of ``config``'s schedule (the first
+    epochs of a full run, to check that a run reproduces)."""
     with _torch_settings(config):
-        return _fit(data, config, progress)
+        return _fit(data, config, progress, stop_after or config.epochs)
 
 
 @contextmanager
@@ -300,7 +305,7 @@ def _torch_settings(config: TrainConfig) -> Iterator[None]:
         torch.set_num_threads(threads)
 
 
-def _fit(data: Dataset, config: TrainConfig, progress: Progress | None) -> Weights:
+def _fit(data: Dataset, config: TrainConfig, progress: Progress | None, stop: int) -> Weights:
     trainer = _Trainer(data, config)
     model = MotorNerve(config.shape, config.gru_dropout)
     optimiser = torch.optim.AdamW(
@@ -315,7 +320,7 @@ def _fit(data: Dataset, config: TrainConfig, progress: Progress | None) -> Weigh
         validation = np.sort(check.choice(validation, config.validation_windows, replace=False))
     history: list[dict[str, float]] = []
     started = time.perf_counter()
-    for epoch in range(config.epochs):
+    for epoch in range(min(stop, config.epochs)):
         teacher = epoch < config.teacher_epochs
         steps = 1 if teacher else config.rollout
         rolled = config.epochs - config.teacher_epochs

@@ -1,0 +1,66 @@
+"""The evaluation of a controller (motioncore.motornerve.evaluate): a player that
+answers its commands (the motion-matching baseline over a few real clips) against one
+that ignores them (a recording replayed whatever it is told), on short scripted
+streams. What it grades comes from motioncore.measures; here, that the evaluation
+tells the two apart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from motioncore import bvh
+from motioncore.clip import Clip
+from motioncore.motornerve import dataset, evaluate, state, streams
+from motioncore.skeleton import extremities
+
+CLIPS = (
+    ("bvh/cmu-3dsmax-jinny42/69_01.bvh", False),  # walk forward
+    ("bvh/cmu-3dsmax-jinny42/69_06.bvh", False),  # walk and turn
+    ("bvh/reactidle/000_genuine.bvh", False),  # standing idle
+    ("bvh/cmu-3dsmax-jinny42/69_68.bvh", True),  # walk, pick up, set down
+)
+
+
+@pytest.fixture(scope="module")
+def recordings(shared_data: Path) -> list[evaluate.Recording]:
+    out = []
+    for path, interact in CLIPS:
+        clip = dataset.prepare(extremities.with_hands(bvh.load(shared_data / path)))
+        recorded = dataset.sequence(path, clip, interact)
+        out.append(evaluate.Recording(path, clip, recorded.intents, state.facing(clip)))
+    return out
+
+
+def _deaf(recording: evaluate.Recording) -> evaluate.Player:
+    """Replays the idle recording from its start whatever the commands (looped)."""
+
+    def play(commands: np.ndarray) -> Clip:
+        clip = recording.clip
+        frames = np.arange(len(commands)) % clip.num_frames
+        return clip.with_arrays(clip.rotations[frames], clip.translations[frames])
+
+    return play
+
+
+def test_a_player_that_answers_reacts_and_one_that_does_not_never_does(
+    recordings: list[evaluate.Recording],
+) -> None:
+    scripted = [streams.stop_go(), streams.interactions(3)]
+    reference = [r.clip.rotations for r in recordings]
+    answering = evaluate.evaluate(evaluate.matching_player(recordings), scripted, reference)
+    deaf = evaluate.evaluate(_deaf(recordings[2]), scripted, reference)
+
+    heard = answering.summary
+    assert heard["reaction_frames_median"] is not None
+    assert heard["reaction_frames_median"] < 30  # half a second at 60 Hz
+    assert deaf.summary["reaction_frames_median"] == float("inf")
+    assert deaf.summary["interactions_answered"] == 0
+    assert deaf.summary["interactions"] == heard["interactions"] == 3
+    # the idle replay stays where it stands; matching walks at about the commanded speed
+    go = answering.streams[0]
+    assert go.mean_speed_mps > 0.4
+    assert deaf.streams[0].mean_speed_mps < 0.2
+    assert answering.as_dict()["targets"] == evaluate.TARGETS
