@@ -195,6 +195,20 @@ def test_a_training_on_clips_without_feet_fails_with_the_reason_and_changes_noth
     )
 
 
+def test_a_training_that_names_no_epochs_takes_the_deployments_setting(
+    project: Project, members: dict[str, AbstractUser], media_root: object, settings: Any
+) -> None:
+    settings.MOTORNERVE_TRAIN_EPOCHS = 7
+    clip = processed(project, members["editor"], WALK)
+    client = client_for(members["editor"])
+    response = client.post(_trainings(project), {"clips": [clip.pk]}, format="json")
+    assert response.status_code == 201, response.content
+    assert Training.objects.get(pk=response.json()["id"]).run.parameters["epochs"] == 7
+    body = {"clips": [clip.pk], "epochs": 3}
+    response = client.post(_trainings(project), body, format="json")
+    assert Training.objects.get(pk=response.json()["id"]).run.parameters["epochs"] == 3
+
+
 def test_a_training_takes_only_the_projects_own_clips(
     project: Project, members: dict[str, AbstractUser], media_root: object
 ) -> None:

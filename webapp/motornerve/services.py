@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 
@@ -54,11 +55,18 @@ def drive_create(
 
 
 def training_create(
-    *, user: User, project_id: int, clip_ids: list[int], interact: list[int], epochs: int, name: str
+    *,
+    user: User,
+    project_id: int,
+    clip_ids: list[int],
+    interact: list[int],
+    epochs: int | None,
+    name: str,
 ) -> Training:
     """Queue a training on the project's clips ``clip_ids`` (``interact``: those tagged
-    interact). Clips of another project are a 400; the worker refuses too few or
-    footless clips with the reason (a failed run)."""
+    interact; ``epochs`` None: ``settings.MOTORNERVE_TRAIN_EPOCHS``). Clips of another
+    project are a 400; the worker refuses too few or footless clips with the reason (a
+    failed run)."""
     project = project_get(user=user, project_id=project_id)
     require_role(project=project, user=user, role=Role.EDITOR)
     clips = list(Clip.objects.filter(project=project, pk__in=clip_ids).order_by("pk"))
@@ -76,6 +84,8 @@ def training_create(
             code="unknown_clip",
             details={"interact": stray},
         )
+    if epochs is None:
+        epochs = settings.MOTORNERVE_TRAIN_EPOCHS
     parameters = {"clips": sorted(clip_ids), "interact": sorted(interact), "epochs": epochs}
     with transaction.atomic():
         run = run_start(clip=clips[0], user=user, stages=(TRAIN_STAGE,), parameters=parameters)

@@ -1,0 +1,91 @@
+"""The shipped MotorNerve weights (motioncore/motornerve/weights/motornerve-v1.npz): what
+they were trained on, that `motornerve train` reproduces their training, and that their
+own play keeps a body on the floor (measured from the played clip, not from anything the
+network or the runtime computes)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from motioncore import fk, measures
+from motioncore.motornerve import dataset, runtime, streams
+from motioncore.motornerve.network import SHIPPED_WEIGHTS, Weights
+from motioncore.pfnn.dataset import licence_allows_shipping
+from motioncore.skeleton import canonical
+from support.corpus import manifest_rows
+from support.paths import shared_data_dir
+
+FEET = [canonical.roles().joints[r] for r in ("left_foot", "left_toe", "right_foot", "right_toe")]
+REPRODUCED_EPOCHS = 2
+
+
+@pytest.fixture(scope="module")
+def weights() -> Weights:
+    return Weights.load(SHIPPED_WEIGHTS)
+
+
+def _clip_path(name: str) -> str:
+    """The corpus file of a sequence name (``path@speed[#mirror]/start``)."""
+    return name.split("@")[0]
+
+
+def test_the_weights_are_trained_on_shippable_clips_only(weights: Weights) -> None:
+    assert weights.parameter_count == 2_890_244
+    sequences = weights.meta["sequences"]
+    used = {_clip_path(n) for split in sequences.values() for n in split}
+    assert used and not any("bandai" in c or "makehuman-legacy" in c for c in used)
+    if (shared_data_dir() / "MANIFEST.csv").is_file():
+        rows = {r["relative_path"]: r for r in manifest_rows()}
+        for clip in used:
+            assert licence_allows_shipping(rows[clip])[0], clip
+    takes = {s: {dataset.take_of(_clip_path(n)) for n in sequences[s]} for s in sequences}
+    assert takes["test"] and not takes["test"] & takes["train"]
+    assert (SHIPPED_WEIGHTS.parent / "DATA_CARD.md").is_file()
+
+
+def test_train_reproduces_the_first_epochs_of_the_shipped_run(
+    tmp_path: Path, shared_data: Path, weights: Weights
+) -> None:
+    """The whole run takes half an hour on two cores; its first epochs, same schedule,
+    must give the same losses (bit-identical with one library build: the tolerance is
+    for another build's summation order)."""
+    pytest.importorskip("torch", reason="torch is not installed (pip install torch==2.13.0)")
+    log = tmp_path / "train.jsonl"
+    command = [sys.executable, "-m", "motioncore", "motornerve", "train", "--data"]
+    command += [str(shared_data), "-o", str(tmp_path / "again.npz"), "--log", str(log)]
+    command += ["--stop-after", str(REPRODUCED_EPOCHS)]
+    done = subprocess.run(command, capture_output=True, text=True, env=os.environ.copy())
+    assert done.returncode == 0, done.stderr[-3000:]
+    again = [json.loads(line) for line in log.read_text().splitlines()]
+    shipped = weights.meta["history"][:REPRODUCED_EPOCHS]
+    assert len(again) == len(shipped) == REPRODUCED_EPOCHS
+    for ours, theirs in zip(again, shipped, strict=True):
+        for key in ("train_total", "train_reconstruction", "validation_total", "lr"):
+            assert ours[key] == pytest.approx(theirs[key], rel=1e-4), (ours["epoch"], key)
+
+
+@pytest.mark.parametrize(
+    "stream",
+    [streams.straight(30.0), streams.stop_go(), streams.turn(90.0)],
+    ids=lambda s: s.name,
+)
+def test_its_own_play_keeps_the_feet_on_the_floor(weights: Weights, stream: streams.Stream) -> None:
+    played = runtime.play(weights, stream.commands).clip
+    positions = fk.positions(played)
+    feet = positions[:, FEET, 1]
+    hips = positions[:, 0, 1]
+    assert np.isfinite(positions).all()
+    # every second some foot point touches the floor (within 5 cm): no floating, no
+    # legs folded up under a hovering body
+    per_second = feet[: len(feet) // 60 * 60].reshape(-1, 60, len(FEET)).min(axis=(1, 2))
+    assert per_second.max() < 0.05, per_second.round(3)
+    assert feet.min() > -0.05  # nor through it
+    assert hips.min() > 0.75 and hips.max() < 1.15  # upright: standing hips are ~0.95 m
+    assert measures.max_joint_speed_degps(played) < 1800.0
