@@ -4,7 +4,7 @@
 // 30 Hz step in well under one 60 Hz frame (16.7 ms).
 //
 // The weights are random (a tiny deterministic PRNG here, uniform ±scale/√fan_in like
-// network.random_weights, unit normalisation, delta_std 0.01): no fixture file. The
+// network.random_weights, unit normalisation, output_std 0.01): no fixture file. The
 // intent changes every 15 steps (so the intent encoder's cache is both hit and missed,
 // as when a user steers). 200 warm-up steps, then 2000 timed ones; prints the median,
 // quartiles and the 99th percentile in µs.
@@ -52,7 +52,7 @@ function randomNetwork(shape, seed = 1, scale = 1.0) {
   const tensors = [];
   for (const [name, dims] of parameterShapes(shape)) add(tensors, name, dims);
   const norms = [];
-  for (const name of ["state_mean", "state_std", "intent_mean", "intent_std", "delta_mean", "delta_std"]) {
+  for (const name of ["state_mean", "state_std", "intent_mean", "intent_std", "output_mean", "output_std"]) {
     add(norms, name, [name.startsWith("intent") ? shape.intent : shape.state]);
   }
   const buffer = new ArrayBuffer(4 * offset);
@@ -63,7 +63,7 @@ function randomNetwork(shape, seed = 1, scale = 1.0) {
     for (let i = 0; i < v.length; i += 1) v[i] = (2 * random() - 1) * bound;
   }
   for (const e of norms) {
-    const value = e.name.endsWith("_mean") ? 0 : e.name === "delta_std" ? 0.01 : 1;
+    const value = e.name.endsWith("_mean") ? 0 : e.name === "output_std" ? 0.01 : 1;
     new Float32Array(buffer, 4 * e.offset, e.length).fill(value);
   }
   const manifest = { format: FORMAT, shape, tensors, norms, runtime: { HISTORY } };

@@ -8,6 +8,6 @@ import os
 # and `motornerve train` give the same weights on every x86-64 CPU with AVX2.
 os.environ.setdefault("MKL_CBWR", "AVX2")
 
-from motioncore.cli import main  # noqa: E402 (after the environment MKL reads)
+from motioncore.cli import main  # after the environment variable MKL reads
 
 raise SystemExit(main())

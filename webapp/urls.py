@@ -14,6 +14,7 @@ urlpatterns = [
     path("", include("webapp.clips.urls")),
     path("", include("webapp.transitions.urls")),
     path("", include("webapp.pfnn.urls")),
+    path("", include("webapp.motornerve.urls")),
     path("", include("webapp.laban.urls")),
     path("", include("webapp.reviews.urls")),
 ]

@@ -1,7 +1,8 @@
 """Every kind of page keeps the Content-Security-Policy (issue 16, finding 8): headless
 Chromium opens the log-in page, home, a project, the upload page, a clip, a transition,
-a proposal, two proposals compared, a score, the PFNN walk page, the notifications and
-the account page, lets each load its players, and finds no ``securitypolicyviolation``
+a proposal, two proposals compared, a score, the PFNN walk page, the MotorNerve drive
+pages (of a clip and of a project, with the weights shipped or not), the notifications
+and the account page, lets each load its players, and finds no ``securitypolicyviolation``
 event, no CSP console message and no page error. A style attribute written into one
 of them afterwards is reported, so the listener is known to work.
 
@@ -12,6 +13,7 @@ starts (as in ``test_review.py``); the score is uploaded with its service.
 from __future__ import annotations
 
 import contextlib
+import json
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -21,6 +23,7 @@ from django.contrib.auth import get_user_model
 from django.urls import NoReverseMatch, reverse
 
 from motioncore import parameters as p
+from motioncore.motornerve import network, packed
 from support.browser import PASSWORD, SAMPLE_DIR, log_in
 from support.web import finish_proposal
 from webapp.clips.services import clip_upload_create
@@ -89,6 +92,8 @@ def pages(site: Any) -> list[str]:
         f"/projects/{site.project.pk}/upload/",
         f"/clips/{site.clip.pk}/",
         f"/clips/{site.clip.pk}/walk/",
+        f"/clips/{site.clip.pk}/drive/",
+        f"/projects/{site.project.pk}/drive/",
         f"/transitions/{site.transition.pk}/",
         f"/proposals/{a.pk}/",
         f"/proposals/compare/?a={a.pk}&b={b.pk}",
@@ -115,7 +120,19 @@ def visit(page: Any, url: str, found: list[str]) -> None:
     found += [f"{url}: {v}" for v in page.evaluate("window.__csp")]
 
 
-def test_every_page_keeps_the_policy(live_server: Any, site: Any, browser: Any) -> None:
+def ship_fixture_weights(monkeypatch: Any, tmp_path: Path) -> None:
+    """From here on the shipped MotorNerve weights are the parity fixture's small network
+    (tests/fixtures/motornerve/): the Drive page then runs it and draws the character."""
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "motornerve"
+    manifest = json.loads((fixture / "network.json").read_text())
+    path = tmp_path / "motornerve-v1.npz"
+    packed.unpack(manifest, (fixture / "network.bin").read_bytes()).save(path)
+    monkeypatch.setattr(network, "SHIPPED_WEIGHTS", path)
+
+
+def test_every_page_keeps_the_policy(
+    live_server: Any, site: Any, browser: Any, monkeypatch: Any, tmp_path: Path
+) -> None:
     """Issue 16, finding 8: no page breaks its Content-Security-Policy."""
     base = live_server.url
     context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=False)
@@ -135,6 +152,9 @@ def test_every_page_keeps_the_policy(live_server: Any, site: Any, browser: Any) 
     log_in(page, base, "author")
     for path in pages(site):
         visit(page, f"{base}{path}", found)
+    ship_fixture_weights(monkeypatch, tmp_path)
+    visit(page, f"{base}/clips/{site.clip.pk}/drive/", found)
+    assert page.locator("#drive").get_attribute("data-ready") == "true"
     assert found == []
     # The listener does report: a style attribute written as markup is refused.
     page.evaluate("document.body.insertAdjacentHTML('beforeend', '<b style=\"color:red\">x</b>')")

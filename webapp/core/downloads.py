@@ -23,8 +23,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from django.db.models.fields.files import FieldFile
-from django.http import FileResponse, HttpResponse, StreamingHttpResponse
+from django.http import FileResponse, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
+from django.utils.cache import get_conditional_response
 from django.utils.http import content_disposition_header
 
 FILENAME_MAX_CHARS = 200
@@ -75,6 +76,25 @@ def attachment(download: Download) -> HttpResponseBase:
     if disposition:  # always, for an attachment
         response["Content-Disposition"] = disposition
     return response
+
+
+# --- revalidated bytes ---------------------------------------------------------------------
+# What a page fetches on every visit and keeps in the browser's cache (the Drive page's
+# weights): sent inline with a strong ETag and ``Cache-Control: private, no-cache``, so the
+# browser asks again each time and a matching ``If-None-Match`` answers 304 with no body.
+
+
+def revalidated(
+    request: HttpRequest, data: bytes, *, etag: str, content_type: str
+) -> HttpResponseBase:
+    """``data`` (200, ``Content-Length``, ``ETag``), or 304 when the request's
+    ``If-None-Match`` names ``etag`` (a quoted strong tag)."""
+    response = HttpResponse(data, content_type=content_type)
+    response["Content-Length"] = str(len(data))
+    response["ETag"] = etag
+    response["Cache-Control"] = "private, no-cache"
+    conditional = get_conditional_response(request, etag=etag, response=response)
+    return conditional if conditional is not None else response
 
 
 # --- byte ranges ----------------------------------------------------------------------------

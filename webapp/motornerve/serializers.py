@@ -95,6 +95,15 @@ class DriveInputSerializer(serializers.Serializer[dict[str, Any]]):
     )
 
 
+class DriveWeightsQuerySerializer(serializers.Serializer[dict[str, Any]]):
+    """The Drive page's weights endpoints' query: ``?training=<id>`` or nothing (the
+    shipped weights)."""
+
+    training = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, required=False, default=None, allow_null=True
+    )
+
+
 class TrainingInputSerializer(serializers.Serializer[dict[str, Any]]):
     name = serializers.CharField(max_length=120, default="MotorNerve weights")
     clips = serializers.ListField(
@@ -111,7 +120,13 @@ class TrainingInputSerializer(serializers.Serializer[dict[str, Any]]):
         help_text="Which of those clips are interactions (pick-ups, reaches): their "
         "frames away from the body's carriage are labelled interact.",
     )
-    epochs = serializers.IntegerField(min_value=1, max_value=MAX_EPOCHS, default=10)
+    epochs = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_EPOCHS,
+        default=None,
+        allow_null=True,
+        help_text="Epochs (null: the deployment's KINETOGRAPH_MOTORNERVE_TRAIN_EPOCHS).",
+    )
 
 
 def _downloads_schema(names: dict[str, Any]) -> dict[str, Any]:

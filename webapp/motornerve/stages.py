@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import json
 from dataclasses import replace
-from functools import cache
 from typing import Any
 
 from django.conf import settings
@@ -15,11 +14,16 @@ from motioncore import bvh, export
 from motioncore.clip import Clip as MotionClip
 from motioncore.errors import MotionCoreError
 from motioncore.motornerve import dataset, drive, timeline
-from motioncore.motornerve.network import SHIPPED_WEIGHTS, Weights
+from motioncore.motornerve.network import Weights
 from webapp.clips.selectors import clip_best_motion
 from webapp.clips.services import artifact_save, clip_upload_create
 from webapp.motornerve.models import MotorNerveArtifactKind as Kind
-from webapp.motornerve.selectors import training_clips_motion, training_weights
+from webapp.motornerve.selectors import shipped_weights as _shipped_weights
+from webapp.motornerve.selectors import (
+    shipped_weights_file,
+    training_clips_motion,
+    training_weights,
+)
 from webapp.runs.models import Run
 from webapp.runs.stages import Context, Progress
 
@@ -27,10 +31,10 @@ DRIVE_STAGE = "motornerve_drive"
 TRAIN_STAGE = "motornerve_train"
 
 
-@cache
 def shipped_weights() -> Weights:
-    """The shipped MotorNerve weights, loaded once per worker."""
-    return Weights.load(SHIPPED_WEIGHTS)
+    """The shipped MotorNerve weights, loaded once per version of the file (the same file
+    the Drive page serves: :func:`webapp.motornerve.selectors.shipped_weights`)."""
+    return _shipped_weights()
 
 
 def drive_stage(context: Context, progress: Progress) -> None:
@@ -81,7 +85,7 @@ def _recorded(run: Run, parameters: dict[str, Any], motion: MotionClip) -> int:
 
 
 def _weights_name(training_id: int | None) -> str:
-    return SHIPPED_WEIGHTS.name if training_id is None else f"training {training_id}"
+    return shipped_weights_file().name if training_id is None else f"training {training_id}"
 
 
 def train_stage(context: Context, progress: Progress) -> None:
