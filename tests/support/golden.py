@@ -9,7 +9,8 @@ Numbers are compared to within :data:`REL_TOL` (or :data:`ABS_TOL` near zero), t
 rest exactly: the same code gives last-digit differences with another release of
 numpy, scipy or the BLAS it links, which is not a change of output. For the same
 reason a written BVH is kept as a digest of what it holds (:func:`bvh_digest`: the
-hierarchy exactly, the numbers by their sums), other written files by their sha256.
+hierarchy exactly, the motion by its joints' mean positions), other written files by
+their sha256.
 
 Write them anew (only when a change of output is intended, in its own commit)::
 
@@ -27,10 +28,15 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 REL_TOL = 1e-5
 """Relative tolerance of a number (a PFNN walk, recurrent, drifts ~2e-6 across BLAS builds)."""
 ABS_TOL = 1e-9
 """Absolute tolerance, for numbers that should be zero (a foot at -5e-16 m)."""
+POSITION_TOL_M = 1e-6
+"""Absolute tolerance of a written BVH's mean joint positions: the file keeps angles to
+1e-6 degrees, which moves a joint by ~1e-8 m per metre of chain."""
 REPO_ROOT = Path(__file__).resolve().parents[2]
 GOLDEN_DIR = REPO_ROOT / "tests" / "golden"
 
@@ -150,17 +156,21 @@ def file_digest(path: Path) -> Any:
 
 def bvh_digest(text: str) -> dict[str, Any]:
     """A BVH file's hierarchy (its sha256: names, offsets and channels as written), its
-    frame count and frame time, and per channel the sum and the sum of absolute values
-    of its frame values (in the file's units)."""
+    frame count and frame time, and per joint the mean over the frames of its world
+    position and of its absolute world position (metres, as motioncore reads the file
+    back). Positions, not the Euler channels: near a gimbal or ±180° the same rotation
+    has other Euler angles, and noise of 1e-9 in a rotation moved a channel's sum by
+    tens of thousands of degrees while no joint moved 1e-8 m."""
+    from motioncore import bvh, fk
+
     head, motion = text.split("MOTION", 1)
     lines = [line.split() for line in motion.strip().splitlines()]
-    frames = [[float(v) for v in line] for line in lines[2:] if line]
-    columns = list(zip(*frames, strict=True)) if frames else []
+    positions = fk.positions(bvh.load(text))
     return {
         "hierarchy_sha256": hashlib.sha256(head.encode()).hexdigest(),
         "motion_header": [" ".join(lines[0]), " ".join(lines[1])],
-        "channel_sums": [sum(column) for column in columns],
-        "channel_abs_sums": [sum(abs(v) for v in column) for column in columns],
+        "mean_position_m": positions.mean(axis=0).tolist(),
+        "mean_abs_position_m": np.abs(positions).mean(axis=0).tolist(),
     }
 
 
@@ -181,7 +191,8 @@ def same(new: Any, kept: Any, where: str = "") -> list[str]:
                 for d in same(a, b, f"{where}[{i}]")
             ]
         return [] if new == kept else [f"{where}: {new!r} != {kept!r}"]
-    if math.isclose(new, kept, rel_tol=REL_TOL, abs_tol=ABS_TOL):
+    absolute = POSITION_TOL_M if "_position_m" in where else ABS_TOL
+    if math.isclose(new, kept, rel_tol=REL_TOL, abs_tol=absolute):
         return []
     return [f"{where}: {new!r} != {kept!r}"]
 
