@@ -17,19 +17,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from support.browser import (
     CANVAS_PROBE,
-    PASSWORD,
     SAMPLE_DIR,
     RunWorker,
     log_in,
+    processed_clip,
+    running_worker,
     screenshot,
 )
-from webapp.clips.services import clip_upload_create
-from webapp.projects.models import Membership, Project, Role
-from webapp.runs import pipeline, services, tasks
+from webapp.runs import services, tasks
 
 SAMPLE = SAMPLE_DIR / "games105" / "walk60.bvh"
 WAIT_MS = 120_000
@@ -47,28 +45,13 @@ def walk_clip(transactional_db: None, settings: Any, tmp_path: Path, monkeypatch
     settings.MEDIA_ROOT = str(tmp_path / "media")
     monkeypatch.setattr(services, "heartbeat_interval_s", lambda: 3600.0)
     monkeypatch.setattr(tasks.run_pipeline, "delay", lambda run_id: None)
-    users = get_user_model().objects
-    owner = users.create_user(username="walker", password=PASSWORD)
-    viewer = users.create_user(username="watcher", password=PASSWORD)
-    project = Project.objects.create(name="Walks")
-    Membership.objects.create(project=project, user=owner, role=Role.OWNER)
-    Membership.objects.create(project=project, user=viewer, role=Role.VIEWER)
-    clip = clip_upload_create(
-        project=project, user=owner, name=SAMPLE.name, data=SAMPLE.read_bytes()
-    ).clip
-    pipeline.execute(run_id=clip.runs.get().pk)
-    return clip
+    return processed_clip("Walks", "walker", SAMPLE)
 
 
 @pytest.fixture
 def worker(walk_clip: Any, monkeypatch: Any) -> Iterator[RunWorker]:
     """From here on, queued runs (the walk's) are executed by a thread."""
-    running = RunWorker()
-    monkeypatch.setattr(tasks.run_pipeline, "delay", running.queue.put)
-    running.thread.start()
-    yield running
-    running.stop()
-    assert not running.errors, running.errors
+    yield from running_worker(monkeypatch)
 
 
 def map_pixel(box: dict[str, float], x: float, z: float) -> tuple[float, float]:

@@ -154,3 +154,38 @@ class RunWorker:
         """Finish the queued runs and end the thread."""
         self.queue.put(None)
         self.thread.join(timeout=timeout_s)
+
+
+def running_worker(monkeypatch: Any) -> Iterator[RunWorker]:
+    """For a fixture (``yield from``): from here on queued runs are executed by a
+    :class:`RunWorker` thread; its errors fail the test when the fixture ends."""
+    from webapp.runs import tasks
+
+    running = RunWorker()
+    monkeypatch.setattr(tasks.run_pipeline, "delay", running.queue.put)
+    running.thread.start()
+    yield running
+    running.stop()
+    assert not running.errors, running.errors
+
+
+def processed_clip(project_name: str, owner_name: str, sample: Path) -> Any:
+    """``sample`` uploaded through the real pipeline to a new project owned by
+    ``owner_name`` with a viewer ``watcher`` (both with :data:`PASSWORD`)."""
+    from django.contrib.auth import get_user_model
+
+    from webapp.clips.services import clip_upload_create
+    from webapp.projects.models import Membership, Project, Role
+    from webapp.runs import pipeline
+
+    users = get_user_model().objects
+    owner = users.create_user(username=owner_name, password=PASSWORD)
+    viewer = users.create_user(username="watcher", password=PASSWORD)
+    project = Project.objects.create(name=project_name)
+    Membership.objects.create(project=project, user=owner, role=Role.OWNER)
+    Membership.objects.create(project=project, user=viewer, role=Role.VIEWER)
+    clip = clip_upload_create(
+        project=project, user=owner, name=sample.name, data=sample.read_bytes()
+    ).clip
+    pipeline.execute(run_id=clip.runs.get().pk)
+    return clip
