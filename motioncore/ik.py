@@ -28,7 +28,13 @@ _EPS = 1e-9
 
 
 def two_bone(
-    a: FloatArray, b: FloatArray, c: FloatArray, target: FloatArray, pole: FloatArray
+    a: FloatArray,
+    b: FloatArray,
+    c: FloatArray,
+    target: FloatArray,
+    pole: FloatArray,
+    *,
+    minimal: bool = False,
 ) -> tuple[FloatArray, FloatArray]:
     """World delta rotations ``(da, db)`` ``[..., 4]`` solving the chain ``a-b-c`` for ``target``.
 
@@ -38,6 +44,11 @@ def two_bone(
         pole: ``[..., 3]`` world point the middle joint should bend towards.
             Where the pole lies on the line ``a``-``target`` the current bend
             direction is kept.
+        minimal: turn the upper bone by the smallest rotation that moves ``b`` where
+            it goes, rather than carrying the old bend axis onto the new one. Small
+            corrections of a nearly straight chain then stay small (its bend axis
+            is ill-defined there, and following it can spin the bone about itself
+            from one frame to the next); the twist of ``a`` is not controlled.
 
     Returns:
         ``da`` rotates the whole chain about ``a``; ``db`` then rotates the
@@ -54,9 +65,12 @@ def two_bone(
     sin_a = np.sqrt(1.0 - cos_a**2)
     b_new = a + l1[..., None] * (cos_a[..., None] * u + sin_a[..., None] * v)
     c_new = a + d[..., None] * u
-    hinge_old = _hinge(b - a, c - b, c - a, pole - a)
-    hinge_new = _unit(np.cross(v, u), fallback=hinge_old)
-    da = _align(b - a, hinge_old, b_new - a, hinge_new)
+    if minimal:
+        da = quat.between(b - a, b_new - a)
+    else:
+        hinge_old = _hinge(b - a, c - b, c - a, pole - a)
+        hinge_new = _unit(np.cross(v, u), fallback=hinge_old)
+        da = _align(b - a, hinge_old, b_new - a, hinge_new)
     db = quat.between(quat.rotate(da, c - b), c_new - b_new)
     return da, db
 
@@ -71,6 +85,7 @@ def chain(
     pole: FloatArray,
     *,
     keep_end_orientation: bool = True,
+    minimal: bool = False,
 ) -> FloatArray:
     """New local rotations ``[F, J, 4]`` with the chain ``joints = (a, b, c)`` solved.
 
@@ -85,13 +100,14 @@ def chain(
         pole: ``[F, 3]`` world points for ``b`` to bend towards.
         keep_end_orientation: also change ``c``'s local rotation so that its
             global rotation (the foot's orientation) is unchanged.
+        minimal: :func:`two_bone`'s.
 
     Returns:
         A copy of ``local_rotations`` with ``a``, ``b`` (and ``c``) replaced.
     """
     ia, ib, ic = joints
     pos, grot = global_positions, global_rotations
-    da, db = two_bone(pos[:, ia], pos[:, ib], pos[:, ic], target, pole)
+    da, db = two_bone(pos[:, ia], pos[:, ib], pos[:, ic], target, pole, minimal=minimal)
     out = np.array(local_rotations, dtype=np.float64, copy=True)
     new_ga = quat.mul(da, grot[:, ia])
     new_gb = quat.mul(db, quat.mul(da, grot[:, ib]))

@@ -66,6 +66,11 @@ def add_parsers(commands: Any) -> None:
         action="store_true",
         help="also the motion-matching baseline over the training clips, side by side",
     )
+    check.add_argument(
+        "--raw",
+        action="store_true",
+        help="also the network without the runtime's foot lock (motornerve_raw)",
+    )
     play = sub.add_parser("drive", help="play an intent timeline")
     play.add_argument("--timeline", type=Path, required=True, help="intent timeline JSON")
     play.add_argument("--rig", type=Path, help="a BVH whose skeleton the result is put on")
@@ -183,8 +188,13 @@ def _evaluate(args: argparse.Namespace) -> int:
     def player(commands: Any) -> Any:
         return runtime.play(weights, commands).clip
 
+    def raw_player(commands: Any) -> Any:
+        return runtime.play(weights, commands, lock_feet=False).clip
+
     reference = [r.clip.rotations for r in recordings]
     players: dict[str, Any] = {"motornerve": player}
+    if args.raw:
+        players["motornerve_raw"] = raw_player
     if args.baseline:
         players["motion_matching"] = evaluate.matching_player(evaluate.held_out(args.data, "train"))
     results: dict[str, dict[str, Any]] = {}

@@ -23,7 +23,8 @@ Definitions (fixed, absolute, deliberately simple):
   :data:`PLANTED_SPEED_MPS` (1 m/s).
 * **foot slide**: on planted frames where the foot is on the ground (its lowest
   point within :data:`TOUCH_BAND_M`, 1 cm, of where it rests while planted), the
-  horizontal speed of the foot's slowest point (heel, ankle, ball, tip), m/s;
+  horizontal speed of the foot's slowest sole point (heel, ball, tip: not the
+  ankle, which is above the sole, so a foot turning about it still slides), m/s;
   speeds are displacements over :data:`SPEED_SPAN_S` either side, inside the
   run of planted frames less its first and last :data:`SPEED_SPAN_S` (the foot
   arriving and leaving), so the same motion reads the same at any frame rate.

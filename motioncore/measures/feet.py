@@ -224,6 +224,8 @@ def foot_slide(points: FloatArray, ankle: int, fps: float) -> tuple[FloatArray, 
     """
     span = max(round(SPEED_SPAN_S * fps), 1)
     plant = planted(points[:, ankle], fps)
+    # the points that touch are the sole's: a foot turning about its ankle sweeps them
+    sole = [i for i in range(points.shape[1]) if i != ankle] or [ankle]
     lowest = points[..., 1].min(axis=1)
     resting = float(np.median(lowest[plant] if plant.any() else lowest))
     on_ground = lowest - resting < TOUCH_BAND_M
@@ -233,7 +235,7 @@ def foot_slide(points: FloatArray, ankle: int, fps: float) -> tuple[FloatArray, 
         first, last = start + span, stop - span
         index = np.arange(first, last)
         ahead, behind = np.minimum(index + span, last - 1), np.maximum(index - span, first)
-        moved = np.linalg.norm((points[ahead] - points[behind])[..., [0, 2]], axis=-1)
+        moved = np.linalg.norm((points[ahead] - points[behind])[:, sole][..., [0, 2]], axis=-1)
         slide[first:last] = moved.min(axis=1) / ((ahead - behind) / fps)
         kept[first:last] = True
     return slide, kept

@@ -4,10 +4,12 @@ The network drives the canonical skeleton. On a rig
 (:func:`motioncore.skeleton.retarget.to_rig`, the rig's first frame the reference
 pose), strides scale with the rig's legs, so the commanded speeds are asked of the
 canonical character divided by that ratio: the rig moves at the speeds as given, in
-m/s (as :mod:`motioncore.pfnn.on_rig` walks a path in metres). Feet planted by the
-contact detector are then locked on the result's own skeleton
-(:func:`motioncore.pfnn.generate.foot_lock`; ``foot_lock=False`` leaves them), and
-everything is measured there by :mod:`motioncore.measures`.
+m/s (as :mod:`motioncore.pfnn.on_rig` walks a path in metres). The runtime locks the
+feet its contact head plants as it plays (:mod:`motioncore.motornerve.foot_lock`, what
+the Drive page shows); feet planted by the contact detector are then locked again on
+the result's own skeleton, whose legs the retarget changed
+(:func:`motioncore.pfnn.generate.foot_lock`). ``foot_lock=False`` leaves the network's
+feet as they are. Everything is measured there by :mod:`motioncore.measures`.
 """
 
 from __future__ import annotations
@@ -80,7 +82,7 @@ def drive(
         scale = retarget.rig_leg_m(rig, roles_mod.infer(rig.skeleton)) / on_rig.canonical_leg_m()
     asked = np.array(commands, dtype=np.float64, copy=True)
     asked[:, intent.SPEED] /= scale
-    played = runtime.play(weights, asked, progress=progress)
+    played = runtime.play(weights, asked, progress=progress, lock_feet=foot_lock)
     clip = played.clip if rig is None else retarget.to_rig(played.clip, rig)
     if foot_lock:
         roles = canonical.roles() if rig is None else roles_mod.infer(rig.skeleton)

@@ -65,6 +65,7 @@ def runtime_constants() -> dict[str, Any]:
         "BLEND_S": float(runtime.BLEND_S),
         "MAX_ACCELERATION_MPS2": float(runtime.MAX_ACCELERATION_MPS2),
         "VELOCITY_STEER": float(runtime.VELOCITY_STEER),
+        "STAND_BELOW_MPS": float(runtime.STAND_BELOW_MPS),
         "TURN_STEER": float(runtime.TURN_STEER),
         "HORIZON_S": float(intent.HORIZON_S),
         "MAX_TURN_ACCELERATION_RADPS2": float(runtime.MAX_TURN_ACCELERATION_RADPS2),

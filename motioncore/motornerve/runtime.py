@@ -34,8 +34,9 @@ from numpy.typing import NDArray
 
 from motioncore import quat
 from motioncore.clip import Clip
-from motioncore.motornerve import intent, state
+from motioncore.motornerve import foot_lock, intent, state
 from motioncore.motornerve.network import Stepper, Weights
+from motioncore.skeleton import canonical
 
 FloatArray = NDArray[np.float64]
 
@@ -43,6 +44,10 @@ VELOCITY_STEER = 0.5
 TURN_STEER = 0.5
 """Share of the way from the predicted root velocity and turn rate to the asked ones,
 each step (:func:`steer`)."""
+STAND_BELOW_MPS = 0.1
+"""Asked to stand (a wanted speed of 0), a steered root velocity slower than this is
+none: the network's small drift while standing (about 2 cm/s, which carried the
+character half a metre over 25 s of pick-ups) stops."""
 MAX_ACCELERATION_MPS2 = 12.0
 MAX_TURN_ACCELERATION_RADPS2 = 60.0
 BLEND_S = 0.15
@@ -101,10 +106,14 @@ class Gate:
 def steer(predicted: FloatArray, given: FloatArray) -> None:
     """Move the predicted root velocity and turn rate (in place) :data:`VELOCITY_STEER`
     and :data:`TURN_STEER` of the way to what the intent ``given`` asks: its direction
-    times its speed, and its facing turned in :data:`~motioncore.motornerve.intent.HORIZON_S`."""
+    times its speed, and its facing turned in :data:`~motioncore.motornerve.intent.HORIZON_S`;
+    asked to stand, a velocity below :data:`STAND_BELOW_MPS` is none."""
     wanted = given[intent.DIRECTION] * given[intent.SPEED]
     velocity = predicted[state.VELOCITY]
     predicted[state.VELOCITY] = velocity + VELOCITY_STEER * (wanted - velocity)
+    standing = given[intent.SPEED] == 0.0
+    if standing and np.linalg.norm(predicted[state.VELOCITY]) < STAND_BELOW_MPS:
+        predicted[state.VELOCITY] = 0.0
     turn = np.arctan2(given[intent.FACING.start], given[intent.FACING.start + 1]) / intent.HORIZON_S
     predicted[state.TURN] += TURN_STEER * (turn - predicted[state.TURN])
 
@@ -210,14 +219,17 @@ def start_state(weights: Weights) -> FloatArray:
 
 @dataclass(frozen=True, eq=False)
 class Played:
-    """A played intent stream: the canonical clip (60 Hz), per frame the intent the
-    network got ``[F, 12]``, the contact probabilities ``[F, 2]`` and whether an
-    interaction was queued ``[F]``."""
+    """A played intent stream: the canonical clip (60 Hz; its feet locked unless asked
+    not to), per frame the intent the network got ``[F, 12]``, the contact
+    probabilities ``[F, 2]`` of the step whose state the frame shows or leads into,
+    whether an interaction was queued ``[F]``, and the clip as the network made it
+    (``raw``, before the foot lock)."""
 
     clip: Clip
     given: FloatArray
     contacts: FloatArray
     queued: NDArray[np.bool_]
+    raw: Clip
 
 
 def play(
@@ -225,10 +237,14 @@ def play(
     commands: FloatArray,
     start: FloatArray | None = None,
     progress: Callable[[float], None] | None = None,
+    *,
+    lock_feet: bool = True,
 ) -> Played:
     """Play world ``commands [F, 12]`` (60 Hz; :func:`motioncore.motornerve.intent.command`)
     from ``start`` (a standing state by default) at the origin facing +Z; the clip has
-    ``F`` frames. ``progress(fraction)`` every :data:`PROGRESS_STEPS` steps."""
+    ``F`` frames, its feet locked by the contact head
+    (:func:`motioncore.motornerve.foot_lock.lock`) unless ``lock_feet`` is false.
+    ``progress(fraction)`` every :data:`PROGRESS_STEPS` steps."""
     frames = len(commands)
     controller = Controller(weights, start)
     first = controller.current
@@ -241,14 +257,25 @@ def play(
     ground30 = np.stack([np.zeros(2), *(s.ground for s in steps)])
     face30 = np.array([0.0, *(s.facing for s in steps)])
     states60, ground60, face60 = _to_60hz(shown, ground30, face30)
-    clip = state.to_clip(states60[:frames], ground60[:frames], face60[:frames])
+    raw = state.to_clip(states60[:frames], ground60[:frames], face60[:frames])
     per_step = np.repeat(np.arange(len(steps)), state.STEP_FRAMES)[:frames]
+    contacts = np.stack([s.contacts for s in steps])[contact_steps(frames)]
+    clip = foot_lock.lock(raw, contacts, canonical.roles()) if lock_feet else raw
     return Played(
         clip,
         np.stack([s.given for s in steps])[per_step],
-        np.stack([s.contacts for s in steps])[per_step],
+        contacts,
         np.array([s.queued for s in steps])[per_step],
+        raw,
     )
+
+
+def contact_steps(frames: int) -> NDArray[np.intp]:
+    """``[frames]`` the step whose contact probabilities belong to each 60 Hz frame:
+    frame ``2k + 2`` shows step ``k``'s state and ``2k + 1`` leads into it (the first
+    two frames, before any step, take step 0's)."""
+    index = (np.arange(frames) + 1) // state.STEP_FRAMES - 1
+    return np.maximum(index, 0)
 
 
 def _to_60hz(

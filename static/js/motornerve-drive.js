@@ -93,6 +93,7 @@ const readings = {
   latencyFrames: /** @type {number | null} */ (null),
   skateLastCm: /** @type {number | null} */ (null),
   skateMedianCm: /** @type {number | null} */ (null),
+  footLock: true,
   scale: 1,
   recording: false,
   /** The last recording: its frames, keys and the canonical root of every step. */
@@ -139,6 +140,7 @@ async function useWeights(root, training) {
     if (ticket !== page.loading) return;
     page.training = training;
     page.session = new DriveSession(network, page.character, page.controls, page.rig?.scale ?? 1);
+    page.session.lockFeet = ui.footLock.checked;
     page.hud = new Hud(root, network.runtime.intent);
     page.clock = new FixedClock(1 / network.runtime.FPS);
     readings.weights = training === null ? "shipped" : `training ${training}`;
@@ -290,6 +292,7 @@ function read(session) {
   r.frameMs = page.frameMs;
   r.fps = 1000 / page.frameMs;
   r.latencyFrames = session.reaction.last;
+  r.footLock = session.lockFeet;
   const last = session.skate.last, median = session.skate.median;
   r.skateLastCm = last === null ? null : 100 * last;
   r.skateMedianCm = median === null ? null : 100 * median;
@@ -338,6 +341,9 @@ function bind(root) {
     root.focus();
   });
   ui.body.addEventListener("change", () => page.skeleton?.showBody(ui.body.checked));
+  ui.footLock.addEventListener("change", () => {
+    if (page.session) page.session.lockFeet = ui.footLock.checked;
+  });
   for (const button of all(root, "[data-preset]")) {
     button.addEventListener("click", () => {
       if (button.dataset.preset === "follow") aimCamera();

@@ -218,3 +218,52 @@ def test_drive_walk_run_stop_and_record_a_clip(
     assert hold(watcher)["rootSpeed"] > WALK_BAND_MPS[0]
     watcher.keyboard.up("ArrowUp")
     assert not errors, errors
+
+
+SHIPPED_SKATE_CM = 3.0
+"""The issue's foot-skate target per step (seed 001 §4.3), read by the page's own meter
+(drive/measures.js: thresholds of its own, nothing from the lock it grades)."""
+
+
+@pytest.fixture
+def shipped_site(transactional_db: None, settings: Any, tmp_path: Path, monkeypatch: Any) -> Any:
+    """walk60 processed in a project of "driver"; the weights are the shipped ones."""
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    monkeypatch.setattr(services, "heartbeat_interval_s", lambda: 3600.0)
+    monkeypatch.setattr(tasks.run_pipeline, "delay", lambda run_id: None)
+    return processed_clip("Shipped", "driver", SAMPLE)
+
+
+def walk_skate(page: Any, lock: bool) -> dict[str, Any]:
+    """Restart, set the foot lock, walk ahead for 5 s: the readings then."""
+    box = page.locator("[data-foot-lock]")
+    if box.is_checked() != lock:
+        box.click()
+    page.click("[data-restart]")
+    page.locator("#drive").focus()
+    page.keyboard.down("w")
+    walked = hold(page, 5000)
+    screenshot(page, f"drive-shipped-{'locked' if lock else 'free'}", "#drive")
+    page.keyboard.up("w")
+    return walked
+
+
+def test_the_shipped_network_walks_on_locked_feet(
+    live_server: Any, shipped_site: Any, browser: Any
+) -> None:
+    """With the shipped weights, the page's live foot lock (motornerve/foot-lock.js) keeps
+    the walk's planted feet within the target, where the network's own feet slide more."""
+    errors: list[str] = []
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    log_in(page, live_server.url, "driver")
+    open_drive(page, f"{live_server.url}/projects/{shipped_site.project_id}/drive/")
+    assert "Shipped weights · 2.89 M parameters" in page.locator("[data-drive-status]").inner_text()
+    locked, free = walk_skate(page, True), walk_skate(page, False)
+    assert locked["footLock"] and not free["footLock"]
+    for walked in (locked, free):
+        assert WALK_BAND_MPS[0] <= walked["rootSpeed"] <= WALK_BAND_MPS[1], walked
+    assert locked["skateMedianCm"] is not None and free["skateMedianCm"] is not None
+    assert locked["skateMedianCm"] <= SHIPPED_SKATE_CM, locked
+    assert free["skateMedianCm"] > locked["skateMedianCm"], (locked, free)
+    assert not errors, errors

@@ -132,3 +132,22 @@ def test_chain_plants_the_foot_and_keeps_its_world_orientation() -> None:
         / np.linalg.norm(wanted, axis=-1)
     )
     np.testing.assert_allclose(cosine, 1.0, atol=1e-9)
+
+
+def test_a_minimal_solve_of_a_nearly_straight_chain_turns_it_a_little() -> None:
+    """A leg 1 mm off straight, its end moved 2 mm: carrying the old bend axis onto the
+    new one spins the thigh about itself (its bend axis is ill-defined so near straight);
+    the minimal solve turns it by a few degrees and reaches the target all the same."""
+    a = np.array([[0.0, 1.0, 0.0]])
+    b = np.array([[0.001, 0.5, 0.0]])
+    c = np.array([[0.0, 0.0, 0.0]])
+    target = np.array([[0.0, 0.002, 0.001]])
+    pole = b + [0.0, 0.0, 0.1]
+    hinge, _ = ik.two_bone(a, b, c, target, pole)
+    least, lower = ik.two_bone(a, b, c, target, pole, minimal=True)
+    identity = quat.identity((1,))
+    assert np.degrees(quat.angle_between(hinge, identity))[0] > 45.0
+    assert np.degrees(quat.angle_between(least, identity))[0] < 5.0
+    b_new = a + quat.rotate(least, b - a)
+    c_new = b_new + quat.rotate(lower, quat.rotate(least, c - b))
+    assert np.allclose(c_new, target, atol=1e-9)

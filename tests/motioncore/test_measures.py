@@ -39,6 +39,24 @@ def test_a_skating_foot_reads_its_skate_speed(fps: float, skate: float) -> None:
         assert foot.slide_per_step_m > 0.5 * skate * 0.3  # at least half of a 0.3 s plant
 
 
+def test_a_foot_turning_about_its_ankle_reads_as_sliding() -> None:
+    """The ankle stays put while the sole spins on the floor about it (what a foot lock
+    that holds only the ankle leaves): the sole points sweep the ground, and the slide
+    is the slowest of them (the heel, 4 cm behind the ankle), not the ankle's 0."""
+    fps, frames, spin = 60.0, 120, 0.5  # rad/s about +Y
+    angle = spin * np.arange(frames) / fps
+    local = np.array([[0.0, -0.08, -0.04], [0.0, 0.0, 0.0], [0.0, -0.08, 0.12], [0.0, -0.08, 0.18]])
+    c, s_ = np.cos(angle)[:, None], np.sin(angle)[:, None]
+    x, z = local[:, 0], local[:, 2]
+    points = np.stack(
+        [c * x + s_ * z, np.broadcast_to(local[:, 1], (frames, 4)), -s_ * x + c * z], axis=-1
+    )
+    points[..., 1] += 0.08  # the ankle 8 cm up, the sole on the floor
+    slide, kept = measures.foot_slide(points, 1, fps)
+    assert kept.sum() > frames // 2
+    assert np.median(slide[kept]) == pytest.approx(spin * 0.04, rel=0.05)
+
+
 def test_a_foot_under_the_floor_reads_its_depth_and_share() -> None:
     walk = synthetic_gait.walk(60.0, duration_s=6.0, sink_m=0.03)
     got = measures.measure(walk.clip, floor_m=0.0)

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from motioncore.motornerve import state
 from support.fixture_scripts import assert_same, load_script
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,6 +99,9 @@ def test_the_recorded_run_stays_clear_of_every_threshold(fresh: dict[str, Any]) 
     margins = fresh["streams.json"]["controller"]["margins"]
     assert min(margins.values()) > 10 * STREAM_ABS_TOL, margins
     assert "1" in fresh["streams.json"]["controller"]["queued"]
+    table = arrays(fresh["streams.json"]["arrays"], fresh["streams.bin"])
+    stood = np.all(table["controller_states"][:, state.VELOCITY] == 0.0, axis=-1)
+    assert stood.sum() > 20, "the standing rule (runtime.STAND_BELOW_MPS) is not exercised"
 
 
 def test_fixtures_stay_small(script: ModuleType) -> None:

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from motioncore.motornerve import intent, timeline
+from motioncore.motornerve import foot_lock, intent, timeline
 from motioncore.skeleton import canonical
 
 
 def drive_character() -> dict[str, Any]:
     """The canonical skeleton (names, parents, rest offsets in metres, which joints are
-    end sites) and the joints of each foot (ankle, toe), for forward kinematics and the
-    foot-skate readout in the browser."""
+    end sites), the joints of each foot (ankle, toe) and the foot lock's constants and
+    legs, for forward kinematics, the live foot lock and the foot-skate readout in the
+    browser."""
     skeleton = canonical.skeleton()
     joint = canonical.JOINT_OF_ROLE
     return {
@@ -22,6 +23,7 @@ def drive_character() -> dict[str, Any]:
         "offsets": skeleton.offsets.tolist(),
         "end_site": [kind == "End Site" for kind in skeleton.kinds],
         "feet": {side: [joint[f"{side}_foot"], joint[f"{side}_toe"]] for side in ("left", "right")},
+        "foot_lock": foot_lock.browser_config(skeleton, canonical.roles()),
     }
 
 

@@ -19,6 +19,8 @@ import { rootPosition, toQuaternions } from "../motornerve/state.js";
  * @property {number[][]} offsets [joints][3] rest offsets from the parent, metres
  * @property {boolean[]} end_site
  * @property {{left: number[], right: number[]}} feet each foot's joints (ankle, toe)
+ * @property {import("../motornerve/foot-lock.js").FootLockConfig} foot_lock the live foot
+ *   lock's constants and legs
  */
 
 /**
@@ -54,21 +56,27 @@ export class Character {
     this.points = Array.from({ length: this.joints }, () => new THREE.Vector3());
     /** World positions [joints × 3], metres (scaled). */
     this.positions = new Float32Array(this.joints * 3);
+    /** The canonical pose's world positions [joints × 3] (unscaled, metres) and world
+     * rotations [joints × 4] (w, x, y, z): what the foot lock reads and moves. */
+    this.canonical = new Float64Array(this.joints * 3);
+    this.quaternions = new Float64Array(this.joints * 4);
     this.rotations = new Float32Array(layout.JOINTS.length * 4);
     this.root = new Float64Array(3);
     this.scratch = new THREE.Vector3();
+    this.heel = new THREE.Vector3();
+    this.soles = solesOf(skeleton);
+    /** The scale of the last pose placed. */
+    this.scale = 1;
   }
 
   /**
-   * Pose the character: `state` on the canonical skeleton at `ground` facing `facing`,
-   * scaled by `scale`.
+   * Pose the canonical character: `state` at `ground` facing `facing`, into `canonical`
+   * and `quaternions`; `place(scale)` then sizes it into `positions`.
    * @param {ArrayLike<number>} state
    * @param {ArrayLike<number>} ground (x, z) metres, canonical
    * @param {number} facing radians about +Y
-   * @param {number} scale
-   * @returns {Float32Array} the positions
    */
-  pose(state, ground, facing, scale) {
+  solve(state, ground, facing) {
     const q = toQuaternions(this.layout, state, facing, this.rotations);
     for (const quaternion of this.local) quaternion.identity();
     this.layout.JOINTS.forEach((joint, i) => {
@@ -85,25 +93,75 @@ export class Character {
         this.scratch.copy(this.offsets[j]).applyQuaternion(this.world[parent]);
         this.points[j].copy(this.points[parent]).add(this.scratch);
       }
-      this.points[j].toArray(this.positions, 3 * j);
+      this.points[j].toArray(this.canonical, 3 * j);
+      const w = this.world[j];
+      this.quaternions.set([w.w, w.x, w.y, w.z], 4 * j);
     }
-    for (let i = 0; i < this.positions.length; i += 1) this.positions[i] *= scale;
+    return this.canonical;
+  }
+
+  /**
+   * The canonical pose (as `solve` left it, or moved since) scaled by `scale` about the
+   * origin into `positions`.
+   * @param {number} scale
+   * @returns {Float32Array} the positions
+   */
+  place(scale) {
+    this.scale = scale;
+    for (let i = 0; i < this.positions.length; i += 1) this.positions[i] = this.canonical[i] * scale;
     return this.positions;
   }
 
   /**
-   * The lowest point of `side`'s foot (its ankle or its toe, whichever is lower) in the
-   * last pose, into `out`.
+   * Pose the character: `state` on the canonical skeleton at `ground` facing `facing`,
+   * scaled by `scale`.
+   * @param {ArrayLike<number>} state
+   * @param {ArrayLike<number>} ground (x, z) metres, canonical
+   * @param {number} facing radians about +Y
+   * @param {number} scale
+   * @returns {Float32Array} the positions
+   */
+  pose(state, ground, facing, scale) {
+    this.solve(state, ground, facing);
+    return this.place(scale);
+  }
+
+  /**
+   * The lowest point of `side`'s sole in the last pose placed — the heel (under the
+   * ankle as far as the ankle stands above the toe at rest, turned with the foot), the
+   * toe or the toe's tip — into `out` (scaled metres).
    * @param {"left" | "right"} side
    * @param {THREE.Vector3} out
    */
   footPoint(side, out) {
-    const [ankle, toe] = this.skeleton.feet[side];
+    const sole = this.soles[side];
     const p = this.positions;
-    const low = p[3 * toe + 1] < p[3 * ankle + 1] ? toe : ankle;
-    return out.fromArray(p, 3 * low);
+    const world = this.world[sole.ankle];
+    const heel = this.heel.copy(sole.heel).applyQuaternion(world).multiplyScalar(this.scale);
+    heel.add(this.scratch.fromArray(p, 3 * sole.ankle));
+    out.copy(heel);
+    for (const j of sole.joints) if (p[3 * j + 1] < out.y) out.fromArray(p, 3 * j);
+    return out;
   }
+}
 
+/**
+ * Each foot's sole: the ankle, the heel in the ankle's frame (metres, canonical) and the
+ * joints below it (the toe and, where the skeleton has one, its end site).
+ * @param {Skeleton} skeleton
+ * @returns {Record<string, {ankle: number, heel: THREE.Vector3, joints: number[]}>}
+ */
+function solesOf(skeleton) {
+  const rest = restPositions(skeleton);
+  /** @type {Record<string, {ankle: number, heel: THREE.Vector3, joints: number[]}>} */
+  const out = {};
+  for (const side of ["left", "right"]) {
+    const [ankle, toe] = skeleton.feet[/** @type {"left" | "right"} */ (side)];
+    const joints = [toe, ...skeleton.parents.flatMap((parent, j) => (parent === toe ? [j] : []))];
+    const below = rest[3 * ankle + 1] - Math.min(...joints.map((j) => rest[3 * j + 1]));
+    out[side] = { ankle, heel: new THREE.Vector3(0, -below, 0), joints };
+  }
+  return out;
 }
 
 /**

@@ -40,6 +40,8 @@ export class Driver {
     this.current = emptyPose(size);
     this.given = new Float64Array(network.runtime.intent.SIZE);
     this.contacts = new Float64Array(2);
+    /** The contact probabilities of the step before the newest. */
+    this.contactsBefore = new Float64Array(2);
     /** Mean wall-clock time of a network step, ms. */
     this.stepMs = 0;
     this.controller = new Controller(network);
@@ -63,6 +65,7 @@ export class Driver {
     }
     this.given.set(this.runtime.INITIAL_INTENT);
     this.contacts.fill(0);
+    this.contactsBefore.fill(0);
     this.queued = false;
     this.frame = 0;
     this.stepFrame = 0;
@@ -88,6 +91,7 @@ export class Driver {
       current.ground.set(step.ground);
       current.facing = step.facing;
       this.given.set(step.given);
+      this.contactsBefore.set(this.steps ? this.contacts : step.contacts);
       this.contacts.set(step.contacts);
       this.queued = step.queued;
       this.stepFrame = this.frame;
@@ -111,6 +115,15 @@ export class Driver {
     out.ground[1] = (1 - t) * a.ground[1] + t * b.ground[1];
     out.facing = (1 - t) * a.facing + t * b.facing;
     return out;
+  }
+
+  /**
+   * The contact probabilities of the frame last played (runtime.contact_steps): the
+   * step whose state it shows (the one before the newest, on a stepping frame) or leads
+   * into (the newest).
+   */
+  frameContacts() {
+    return (this.frame - 1) % this.stepFrames === 0 ? this.contactsBefore : this.contacts;
   }
 
   /** A pose to draw into (`pose`'s `out`). */

@@ -7,7 +7,7 @@
 //   velocity has moved REACTED_MPS towards the newly asked one (the component of its
 //   change along the asked change). A change that asks for less than that is not timed;
 //   one not reached within GIVE_UP_FRAMES counts as not reached.
-// * FootSkate: a foot is planted while its lowest point (ankle or toe) is within
+// * FootSkate: a foot is planted while its lowest sole point (heel, toe or tip) is within
 //   PLANTED_HEIGHT_M of the floor (height 0) and slower than PLANTED_SPEED_MPS on the
 //   ground; a step is a run of at least MIN_PLANTED_FRAMES planted frames, and its skate
 //   is how far the point slid on the ground during it (the sum of its moves).

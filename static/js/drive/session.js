@@ -14,6 +14,7 @@ import * as THREE from "three";
 import { commandOf, IDLE, sameKey, scaled, wantedVelocity } from "./commands.js";
 import { Character } from "./character.js";
 import { Driver } from "./driver.js";
+import { applyLock, FootLock } from "../motornerve/foot-lock.js";
 import { FootSkate, ReactionMeter } from "./measures.js";
 import { Recorder } from "./recorder.js";
 
@@ -34,6 +35,16 @@ export class DriveSession {
     this.fps = network.runtime.FPS;
     this.driver = new Driver(network);
     this.character = new Character(skeleton, network.runtime.state);
+    this.lockConfig = skeleton.foot_lock;
+    this.footLock = new FootLock(skeleton.foot_lock, this.fps);
+    /** The last frame's lock: where the ankles went, the drop, which feet were held, and
+     * the network's own ankles then (the offsets a shown pose between frames keeps). */
+    this.frameLock = { ankles: new Float64Array(6), drop: 0, held: [false, false] };
+    this.frameAnkles = new Float64Array(6);
+    this.shownLock = { ankles: new Float64Array(6), drop: 0, held: [false, false] };
+    this.locked = false;
+    /** Whether the shown feet are locked (the lock follows the frames either way). */
+    this.lockFeet = true;
     this.recorder = new Recorder(this.fps, { maxDurationS: limits.max_duration_s, maxKeys: limits.max_keys });
     this.reaction = new ReactionMeter();
     this.skate = new FootSkate(this.fps);
@@ -55,6 +66,8 @@ export class DriveSession {
   /** Back to the standing start at the origin (the measures start again). */
   restart() {
     this.driver.reset();
+    this.footLock.reset();
+    this.locked = false;
     this.key = IDLE;
     this.skate.reset();
     this.reaction = new ReactionMeter();
@@ -95,10 +108,23 @@ export class DriveSession {
     return kept;
   }
 
-  /** Pose the character at the frame just played (no interpolation) and sample the feet. */
+  /** Pose the character at the frame just played (no interpolation), its feet locked
+   * (motornerve/foot-lock.js, as the server's runtime.play does), and sample the feet. */
   measure() {
     const pose = this.driver.pose(0, this.framePose);
-    this.character.pose(pose.state, pose.ground, pose.facing, this.scale);
+    const canonical = this.character.solve(pose.state, pose.ground, pose.facing);
+    if (this.driver.frame > 0) {
+      const lock = this.footLock.step(canonical, this.character.quaternions, this.driver.frameContacts());
+      this.frameLock.ankles.set(lock.ankles);
+      this.frameLock.drop = lock.drop;
+      this.frameLock.held = [...lock.held];
+      this.lockConfig.legs.forEach((leg, side) => {
+        this.frameAnkles.set(canonical.subarray(3 * leg.ankle, 3 * leg.ankle + 3), 3 * side);
+      });
+      this.locked = true;
+      if (this.lockFeet) applyLock(canonical, this.lockConfig, this.frameLock);
+    }
+    this.character.place(this.scale);
     this.root.fromArray(this.character.positions, 0);
     for (const side of SIDES) {
       const p = this.character.footPoint(side, this.foot);
@@ -107,12 +133,27 @@ export class DriveSession {
   }
 
   /**
-   * Pose the character `alpha` of a frame after the last one played; its positions.
+   * Pose the character `alpha` of a frame after the last one played; its positions. The
+   * last frame's lock holds: a held ankle stays where it was held, a free one keeps the
+   * correction it had, the hips their drop.
    * @param {number} alpha
    */
   display(alpha) {
     const pose = this.driver.pose(alpha, this.shownPose);
-    return this.character.pose(pose.state, pose.ground, pose.facing, this.scale);
+    const canonical = this.character.solve(pose.state, pose.ground, pose.facing);
+    if (this.locked && this.lockFeet) {
+      const shown = this.shownLock;
+      shown.drop = this.frameLock.drop;
+      this.lockConfig.legs.forEach((leg, side) => {
+        for (let k = 0; k < 3; k += 1) {
+          const i = 3 * side + k;
+          const moved = canonical[3 * leg.ankle + k] - this.frameAnkles[i];
+          shown.ankles[i] = this.frameLock.ankles[i] + (this.frameLock.held[side] ? 0 : moved);
+        }
+      });
+      applyLock(canonical, this.lockConfig, shown);
+    }
+    return this.character.place(this.scale);
   }
 
   /** The root's ground speed, m/s at the shown size. */

@@ -37,6 +37,7 @@ import { renormalise, rotateGround, slerpState } from "./state.js";
  * @property {number} BLEND_S
  * @property {number} MAX_ACCELERATION_MPS2
  * @property {number} VELOCITY_STEER
+ * @property {number} STAND_BELOW_MPS
  * @property {number} TURN_STEER
  * @property {number} HORIZON_S
  * @property {number} MAX_TURN_ACCELERATION_RADPS2
@@ -269,7 +270,8 @@ export class Controller {
 
 /**
  * runtime.steer: the predicted root velocity (x, z at `at`) and turn rate (at `turn`)
- * moved VELOCITY_STEER and TURN_STEER of the way to what the intent `given` asks.
+ * moved VELOCITY_STEER and TURN_STEER of the way to what the intent `given` asks; asked
+ * to stand, a velocity below STAND_BELOW_MPS is none.
  * @param {Runtime} r
  * @param {ArrayLike<number>} given
  * @param {Float64Array} predicted
@@ -282,6 +284,10 @@ function steer(r, given, predicted, at, turn) {
   const wantZ = given[DIRECTION[0] + 1] * given[SPEED];
   predicted[at] = predicted[at] + r.VELOCITY_STEER * (wantX - predicted[at]);
   predicted[at + 1] = predicted[at + 1] + r.VELOCITY_STEER * (wantZ - predicted[at + 1]);
+  if (given[SPEED] === 0 && Math.hypot(predicted[at], predicted[at + 1]) < r.STAND_BELOW_MPS) {
+    predicted[at] = 0;
+    predicted[at + 1] = 0;
+  }
   const wantTurn = Math.atan2(given[FACING[0]], given[FACING[0] + 1]) / r.HORIZON_S;
   predicted[turn] = predicted[turn] + r.TURN_STEER * (wantTurn - predicted[turn]);
 }

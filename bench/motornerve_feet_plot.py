@@ -1,0 +1,86 @@
+"""A picture of MotorNerve's feet, to check the live foot lock by eye: the shipped
+weights walk straight ahead (the evaluation's ``straight`` stream) and one foot's sole
+points (heel, ball, tip; ``motioncore.motornerve.foot_lock.sole_points``) are plotted
+over four seconds, as the network makes them (dashed) and as the runtime's lock leaves
+them (solid): their heights, the horizontal speed of the slowest of them with the
+contact head's probability, and the heel's forward position (flat while it is held).
+
+Needs matplotlib, which the project does not depend on (``pip install matplotlib``):
+
+    .venv/bin/python bench/motornerve_feet_plot.py [-o docs/screenshots/motornerve-feet.png]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO_ROOT))
+
+from motioncore import fk  # noqa: E402
+from motioncore.clip import Clip  # noqa: E402
+from motioncore.motornerve import foot_lock, network, runtime, streams  # noqa: E402
+from motioncore.skeleton import canonical  # noqa: E402
+
+FIRST_S, SECONDS = 10.0, 4.0
+SIDE = 1  # the right foot
+POINTS = ("heel", "ball", "tip")
+
+
+def soles(clip: Clip) -> np.ndarray:
+    """``[F, 3, 3]`` the right foot's sole points of ``clip``."""
+    rotations, positions = fk.forward(clip.rotations, clip.translations, clip.skeleton.parents)
+    leg = foot_lock.legs(clip.skeleton, canonical.roles())[SIDE]
+    return np.stack([foot_lock.sole_points(p, r, leg) for p, r in zip(positions, rotations)])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-o", "--output", type=Path, default=Path("motornerve-feet.png"))
+    args = parser.parse_args()
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("this picture needs matplotlib: pip install matplotlib", file=sys.stderr)
+        return 2
+    weights = network.Weights.load(network.SHIPPED_WEIGHTS)
+    played = runtime.play(weights, streams.straight().commands)
+    fps = played.clip.fps
+    frames = slice(round(FIRST_S * fps), round((FIRST_S + SECONDS) * fps))
+    t = np.arange(frames.start, frames.stop) / fps
+    fig, ax = plt.subplots(3, 1, figsize=(11, 9), sharex=True)
+    for label, clip, style in (("network", played.raw, "--"), ("locked", played.clip, "-")):
+        sole = soles(clip)
+        for i, point in enumerate(POINTS):
+            ax[0].plot(t, 100 * sole[frames, i, 1], style, label=f"{label}: {point}")
+        speed = np.linalg.norm(np.diff(sole[..., [0, 2]], axis=0), axis=-1) * fps
+        ax[1].plot(t, speed[frames].min(axis=1), style, label=f"{label}: slowest sole point")
+        ax[2].plot(t, sole[frames, 0, 2], style, label=f"{label}: heel")
+    ax[0].axhline(0.0, color="k", lw=0.5)
+    ax[0].set_ylabel("height above the floor, cm")
+    ax[0].legend(ncol=2, fontsize=7)
+    ax[1].set_ylabel("horizontal speed, m/s")
+    ax[1].set_ylim(0.0, 2.0)
+    ax[1].legend(fontsize=7, loc="upper left")
+    contact = ax[1].twinx()
+    contact.plot(t, played.contacts[frames, SIDE], "k:", lw=0.8)
+    contact.set_ylabel("contact head's probability (dotted)")
+    ax[2].set_ylabel("forward (z), m")
+    ax[2].set_xlabel("time, s")
+    ax[2].legend(fontsize=7)
+    fig.suptitle("MotorNerve v1, a straight walk, the right foot: network vs live foot lock")
+    fig.tight_layout()
+    fig.savefig(args.output, dpi=80)
+    print(f"wrote {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

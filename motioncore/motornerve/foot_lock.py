@@ -1,0 +1,364 @@
+"""The live foot lock of MotorNerve's runtime: the feet the contact head plants held
+where they landed, causally, frame by frame (what a game's foot IK does after its
+animation).
+
+The network predicts, each step, the probability that each foot is on the ground (its
+contact head, trained on the contact detector's labels). Its poses still let a planted
+foot drift and dip under the floor; this pass fixes both on the 60 Hz frames it is
+given, reading only the frames up to the current one (the live page runs the same pass,
+``static/js/motornerve/foot-lock.js``):
+
+* a foot whose probability rises to :data:`LOCK_ON` is held by its *pivot*, the lowest
+  of its sole points (heel, ball, tip): the pivot stays where it landed on the ground
+  while the foot turns about it as the network turns it (heel strike, flat foot, heel
+  off); when another sole point comes :data:`PIVOT_SWITCH_M` lower, it becomes the
+  pivot where it is. The ankle goes where that puts it, at the height the network
+  gives it; the leg is solved by two-bone IK (the knee in its plane, the foot's world
+  orientation the network's);
+* a held ankle stays within :data:`REACH_SHARE` of the leg's length from the hip (or
+  as far as the network's own leg reaches): first the hips come down, up to
+  :data:`MAX_DROP_M` (and back up at :data:`DROP_RECOVER_MPS`), then the foot is
+  dragged;
+* it lets go when the probability falls below :data:`LOCK_OFF`; the correction then
+  fades out over :data:`RELEASE_S` (smoothstep);
+* always, the ankle is raised as far as the foot's lowest sole point is under the
+  floor (``floor_m``).
+
+Nothing here is graded by itself: :mod:`motioncore.measures` measures the result with
+its own notion of a planted foot.
+
+Shapes: positions ``[F, J, 3]`` metres, Y up; global rotations ``[F, J, 4]``;
+probabilities ``[F, 2]`` (left, right).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from motioncore import fk, ik, quat
+from motioncore.clip import Clip, Skeleton
+from motioncore.contacts.foot_points import Side
+from motioncore.skeleton import JointRoles
+
+FloatArray = NDArray[np.float64]
+
+LOCK_ON = 0.6
+LOCK_OFF = 0.4
+RELEASE_S = 0.25
+REACH_SHARE = 0.99
+"""A held ankle farther from the hip than this share of the leg lets go."""
+PIVOT_SWITCH_M = 0.005
+"""A sole point this much lower than the pivot becomes the pivot."""
+POLE_M = 0.1
+"""How far ahead of the knee (along the foot) the knee bends towards, metres."""
+MAX_DROP_M = 0.05
+DROP_RECOVER_MPS = 0.2
+"""The hips come down (at most :data:`MAX_DROP_M`) as far as a held foot needs to stay
+in reach, and go back up at this speed when it no longer does."""
+SIDES: tuple[Side, Side] = ("left", "right")
+
+
+@dataclass(frozen=True)
+class Leg:
+    """One leg's joints (indices) and its sole points: ``sole`` joints below the ankle
+    (ball, tip) and the heel in the ankle's frame (``heel_local [3]``, metres)."""
+
+    hip: int
+    knee: int
+    ankle: int
+    sole: tuple[int, ...]
+    heel_local: FloatArray
+
+
+def legs(skeleton: Skeleton, roles: JointRoles) -> tuple[Leg, Leg]:
+    """The two legs of ``skeleton``; the heel sits under the ankle as far as the ankle
+    stands above the lowest foot joint in the rest pose."""
+    rest = fk.rest_positions(skeleton.offsets, skeleton.parents)
+    children = _children(skeleton.parents)
+    out = []
+    for side in SIDES:
+        ankle = roles.require(f"{side}_foot")[0]
+        below = _descendants(children, ankle)
+        lowest = min((float(rest[j, 1]) for j in below), default=float(rest[ankle, 1]))
+        heel = np.array([0.0, lowest - float(rest[ankle, 1]), 0.0])
+        out.append(
+            Leg(
+                roles.require(f"{side}_upper_leg")[0],
+                roles.require(f"{side}_lower_leg")[0],
+                ankle,
+                tuple(below),
+                heel,
+            )
+        )
+    return out[0], out[1]
+
+
+def _children(parents: NDArray[np.integer]) -> list[list[int]]:
+    out: list[list[int]] = [[] for _ in parents]
+    for j, p in enumerate(parents):
+        if p >= 0:
+            out[int(p)].append(j)
+    return out
+
+
+def _descendants(children: list[list[int]], joint: int) -> list[int]:
+    out: list[int] = []
+    todo = list(children[joint])
+    while todo:
+        j = todo.pop()
+        out.append(j)
+        todo.extend(children[j])
+    return sorted(out)
+
+
+@dataclass
+class FootState:
+    """One foot's lock: whether held, which sole point is the pivot (:func:`sole_points`
+    order) and where it is held (``anchor [3]``), and the correction fading out after a
+    release (``offset [3]``, ``fade`` 1 → 0)."""
+
+    held: bool = False
+    pivot: int = 0
+    anchor: FloatArray | None = None
+    offset: FloatArray | None = None
+    fade: float = 0.0
+
+
+@dataclass(frozen=True, eq=False)
+class Targets:
+    """Where the ankles go ``ankles [F, 2, 3]`` and how far the hips are lowered
+    ``drop [F]`` (metres, ≥ 0)."""
+
+    ankles: FloatArray
+    drop: FloatArray
+
+
+def sole_points(positions: FloatArray, rotations: FloatArray, leg: Leg) -> FloatArray:
+    """``[1 + len(leg.sole), 3]`` the heel then the sole joints of one pose's foot."""
+    ankle = positions[leg.ankle]
+    heel = ankle + quat.rotate(rotations[leg.ankle], leg.heel_local)
+    return np.concatenate([heel[None], positions[list(leg.sole)]])
+
+
+def targets(
+    positions: FloatArray,
+    rotations: FloatArray,
+    probabilities: FloatArray,
+    leg_pair: tuple[Leg, Leg],
+    fps: float,
+    floor_m: float = 0.0,
+) -> Targets:
+    """The :class:`Targets` of the unlocked world ``positions [F, J, 3]`` and global
+    ``rotations [F, J, 4]`` (module docstring), frame by frame."""
+    frames = len(positions)
+    ankles, drops = np.empty((frames, 2, 3)), np.zeros(frames)
+    fade_step = 1.0 / max(RELEASE_S * fps, 1.0)
+    reach = [REACH_SHARE * _leg_length(positions[0], leg) for leg in leg_pair]
+    feet = (FootState(), FootState())
+    drop = 0.0
+    for f in range(frames):
+        needed = max(
+            (
+                _drop_to_reach(foot, positions[f], rotations[f], leg, r, floor_m)
+                for foot, leg, r in zip(feet, leg_pair, reach, strict=True)
+                if foot.held
+            ),
+            default=0.0,
+        )
+        drop = min(max(needed, drop - DROP_RECOVER_MPS / fps), MAX_DROP_M)
+        lowered = positions[f] - np.array([0.0, drop, 0.0])
+        drops[f] = drop
+        for side, (foot, leg) in enumerate(zip(feet, leg_pair, strict=True)):
+            probability = float(probabilities[f, side])
+            ankles[f, side] = _foot_target(
+                foot, lowered, rotations[f], leg, probability, reach[side], floor_m, drop
+            )
+            if not foot.held and foot.offset is not None:
+                foot.fade = max(foot.fade - fade_step, 0.0)
+                if foot.fade == 0.0:
+                    foot.offset = None
+    return Targets(ankles, drops)
+
+
+def _foot_target(
+    foot: FootState,
+    positions: FloatArray,
+    rotations: FloatArray,
+    leg: Leg,
+    probability: float,
+    reach: float,
+    floor_m: float,
+    drop: float,
+) -> FloatArray:
+    """One foot's ankle target at one frame (``positions [J, 3]`` with the hips already
+    lowered by ``drop``), updating its :class:`FootState`."""
+    ankle = positions[leg.ankle]
+    free = ankle if foot.offset is None else ankle + _ease(foot.fade) * foot.offset
+    free = _above_floor(free, positions, rotations, leg, floor_m)
+    sole = sole_points(positions, rotations, leg)
+    if not foot.held and probability >= LOCK_ON:
+        foot.held, foot.offset = True, None
+        foot.pivot = int(np.argmin(sole[:, 1]))
+        foot.anchor = sole[foot.pivot] + (free - ankle)
+    if not foot.held or foot.anchor is None:
+        return free
+    lowest = int(np.argmin(sole[:, 1]))
+    if sole[lowest, 1] < sole[foot.pivot, 1] - PIVOT_SWITCH_M:
+        foot.anchor = foot.anchor + (sole[lowest] - sole[foot.pivot])
+        foot.pivot = lowest
+    held = _held_ankle(foot, positions, rotations, leg, reach, floor_m, drop)
+    foot.anchor = held + (sole[foot.pivot] - ankle)
+    if probability < LOCK_OFF:
+        foot.held = False
+        foot.offset, foot.fade = held - ankle, 1.0
+    return held
+
+
+def _held_ankle(
+    foot: FootState,
+    positions: FloatArray,
+    rotations: FloatArray,
+    leg: Leg,
+    reach: float,
+    floor_m: float,
+    drop: float,
+) -> FloatArray:
+    """Where a held foot's ankle goes: its pivot at the anchor on the ground, the ankle
+    at the network's height (``positions`` lowered by ``drop``: the lowered hips bend
+    the knee, they do not lower a planted foot), above the floor, within reach."""
+    assert foot.anchor is not None
+    ankle = positions[leg.ankle]
+    pivot = sole_points(positions, rotations, leg)[foot.pivot]
+    at = foot.anchor - (pivot - ankle)
+    at[1] = ankle[1] + drop
+    at = _above_floor(at, positions, rotations, leg, floor_m)
+    hip = positions[leg.hip]
+    return _within(at, hip, max(reach, float(np.linalg.norm(ankle - hip))))
+
+
+def _drop_to_reach(
+    foot: FootState,
+    positions: FloatArray,
+    rotations: FloatArray,
+    leg: Leg,
+    reach: float,
+    floor_m: float,
+) -> float:
+    """How far the hips must come down (from the network's ``positions``) for the leg to
+    reach where its held foot's ankle goes (0 when it does; as far as straight down
+    allows when it cannot)."""
+    if foot.anchor is None:
+        return 0.0
+    hip, ankle = positions[leg.hip], positions[leg.ankle]
+    pivot = sole_points(positions, rotations, leg)[foot.pivot]
+    at = foot.anchor - (pivot - ankle)
+    at[1] = ankle[1]
+    at = _above_floor(at, positions, rotations, leg, floor_m)
+    radius = max(reach, float(np.linalg.norm(ankle - hip)))
+    across = float(np.hypot(*(at - hip)[[0, 2]]))
+    above = float(hip[1] - at[1])
+    if across >= radius:
+        return max(above, 0.0)
+    return max(above - float(np.sqrt(radius**2 - across**2)), 0.0)
+
+
+def poles(positions: FloatArray, leg: Leg) -> FloatArray:
+    """``[F, 3]`` where each knee bends towards: the knee moved :data:`POLE_M` along the
+    foot's ground direction (ankle to its first sole joint), which stays defined when
+    the leg is straight (the knee alone then lies on the hip-ankle line)."""
+    toe = positions[:, leg.sole[0]] - positions[:, leg.ankle]
+    toe[:, 1] = 0.0
+    size = np.maximum(np.linalg.norm(toe, axis=-1, keepdims=True), 1e-9)
+    return np.asarray(positions[:, leg.knee] + POLE_M * toe / size)
+
+
+def _ease(fade: float) -> float:
+    """The share of a release's correction left at ``fade`` (1 → 0): smoothstep, so
+    the correction starts and ends without a jump in speed."""
+    return fade * fade * (3.0 - 2.0 * fade)
+
+
+def _within(point: FloatArray, centre: FloatArray, radius: float) -> FloatArray:
+    """``point`` pulled towards ``centre`` until at most ``radius`` from it."""
+    away = point - centre
+    size = float(np.linalg.norm(away))
+    return point if size <= radius else centre + away * (radius / size)
+
+
+def _leg_length(positions: FloatArray, leg: Leg) -> float:
+    thigh = np.linalg.norm(positions[leg.knee] - positions[leg.hip])
+    shin = np.linalg.norm(positions[leg.ankle] - positions[leg.knee])
+    return float(thigh + shin)
+
+
+def _above_floor(
+    ankle_at: FloatArray, positions: FloatArray, rotations: FloatArray, leg: Leg, floor_m: float
+) -> FloatArray:
+    """``ankle_at`` raised so that the foot, moved there rigidly from its pose, has no
+    sole point under ``floor_m``."""
+    ankle = positions[leg.ankle]
+    lowest = float(sole_points(positions, rotations, leg)[:, 1].min())
+    lowest += float(ankle_at[1] - ankle[1])
+    out = np.array(ankle_at, dtype=np.float64, copy=True)
+    if lowest < floor_m:
+        out[1] += floor_m - lowest
+    return out
+
+
+def lock(
+    clip: Clip,
+    probabilities: FloatArray,
+    roles: JointRoles,
+    floor_m: float = 0.0,
+) -> Clip:
+    """``clip`` with its feet locked by the contact ``probabilities [F, 2]`` (module
+    docstring); only the legs' local rotations and the hips' height change."""
+    rotations, positions = fk.forward(clip.rotations, clip.translations, clip.skeleton.parents)
+    pair = legs(clip.skeleton, roles)
+    wanted = targets(positions, rotations, probabilities, pair, clip.fps, floor_m)
+    translations = clip.translations.copy()
+    translations[:, 0, 1] -= wanted.drop
+    positions = positions - wanted.drop[:, None, None] * np.array([0.0, 1.0, 0.0])
+    local = clip.rotations
+    for side, leg in enumerate(pair):
+        local = ik.chain(
+            local,
+            rotations,
+            positions,
+            clip.skeleton.parents,
+            (leg.hip, leg.knee, leg.ankle),
+            wanted.ankles[:, side],
+            poles(positions, leg),
+            minimal=True,
+        )
+    return clip.with_arrays(local, translations)
+
+
+def browser_config(skeleton: Skeleton, roles: JointRoles) -> dict[str, Any]:
+    """What the browser's port (``static/js/motornerve/foot-lock.js``) reads: this
+    module's constants and the legs of ``skeleton`` (joint indices, the heel in the
+    ankle's frame), so that it copies none of them."""
+    return {
+        "LOCK_ON": LOCK_ON,
+        "LOCK_OFF": LOCK_OFF,
+        "RELEASE_S": RELEASE_S,
+        "REACH_SHARE": REACH_SHARE,
+        "PIVOT_SWITCH_M": PIVOT_SWITCH_M,
+        "POLE_M": POLE_M,
+        "MAX_DROP_M": MAX_DROP_M,
+        "DROP_RECOVER_MPS": DROP_RECOVER_MPS,
+        "legs": [
+            {
+                "hip": leg.hip,
+                "knee": leg.knee,
+                "ankle": leg.ankle,
+                "sole": list(leg.sole),
+                "heel_local": [float(x) for x in leg.heel_local],
+            }
+            for leg in legs(skeleton, roles)
+        ],
+    }

@@ -1,0 +1,177 @@
+"""The live foot lock (:mod:`motioncore.motornerve.foot_lock`), graded by
+:mod:`motioncore.measures` (its own planted test, none of the lock's thresholds): a real
+walk made to skate is put back on its feet, feet under the floor come up, a released
+foot goes back to the network's, the hips come down only as far as a held foot needs,
+and the pass is causal (what the live page needs)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from motioncore import bvh, contacts, fk, measures
+from motioncore.clip import Clip
+from motioncore.motornerve import dataset, foot_lock
+from motioncore.skeleton import canonical
+
+SAMPLE = Path(__file__).resolve().parents[2] / "data" / "games105" / "walk_forward.bvh"
+DRIFT_MPS = 0.1
+"""Extra root speed the test gives the walk: its planted feet then slide at that speed
+(6 cm a stance: within what the legs can reach from the held feet; the lock drags a
+foot the leg cannot reach, so it cannot undo any drift)."""
+
+
+@pytest.fixture(scope="module")
+def walk() -> Clip:
+    return dataset.prepare(bvh.load(SAMPLE))
+
+
+@pytest.fixture(scope="module")
+def labels(walk: Clip) -> np.ndarray:
+    """``[F, 2]`` the contact detector's labels of the clean walk, as probabilities (what
+    the network's contact head is trained on)."""
+    found = contacts.detect(walk, canonical.roles(), floor_m=0.0)
+    feet = {f.side: f.contact for f in found.feet}
+    return np.stack([feet["left"], feet["right"]], axis=-1).astype(np.float64)
+
+
+def _drifting(clip: Clip, mps: float) -> Clip:
+    """``clip`` with its root pushed forward (+Z in the heading it walks) ``mps`` faster."""
+    translations = clip.translations.copy()
+    hips = translations[:, 0]
+    heading = hips[-1, [0, 2]] - hips[0, [0, 2]]
+    heading /= np.linalg.norm(heading)
+    seconds = np.arange(clip.num_frames)[:, None] / clip.fps
+    hips[:, [0, 2]] += seconds * mps * heading
+    return clip.with_arrays(translations=translations)
+
+
+def _skate(clip: Clip) -> float:
+    found = measures.measure(clip, canonical.roles(), floor_m=0.0)
+    steps = [f.slide_per_step_m for f in found.feet if f.slide_per_step_m is not None]
+    assert steps, "no planted step measured"
+    return max(steps)
+
+
+def test_a_skating_walk_is_put_back_on_its_feet(walk: Clip, labels: np.ndarray) -> None:
+    skating = _drifting(walk, DRIFT_MPS)
+    before, clean = _skate(skating), _skate(walk)
+    after = _skate(foot_lock.lock(skating, labels, canonical.roles()))
+    assert before > clean + 0.025, (before, clean)  # the defect is there to catch
+    assert after < 0.015, (before, after, clean)
+
+
+def test_without_contact_nothing_moves_but_feet_under_the_floor(walk: Clip) -> None:
+    free = np.zeros((walk.num_frames, 2))
+    out = foot_lock.lock(walk, free, canonical.roles())
+    above = fk.positions(walk)
+    assert np.allclose(fk.positions(out)[:, :16], above[:, :16], atol=1e-9)
+    assert measures.measure(out, canonical.roles(), floor_m=0.0).penetration_worst_m <= max(
+        measures.measure(walk, canonical.roles(), floor_m=0.0).penetration_worst_m, 1e-6
+    )
+
+
+def test_feet_under_the_floor_come_up(walk: Clip, labels: np.ndarray) -> None:
+    translations = walk.translations.copy()
+    translations[:, 0, 1] -= 0.03
+    sunk = walk.with_arrays(translations=translations)
+    assert measures.measure(sunk, canonical.roles(), floor_m=0.0).penetration_worst_m > 0.025
+    for probabilities in (labels, np.zeros_like(labels)):
+        out = foot_lock.lock(sunk, probabilities, canonical.roles())
+        depth = measures.measure(out, canonical.roles(), floor_m=0.0).penetration_worst_m
+        assert depth < 0.002, depth
+
+
+def test_a_released_foot_goes_back_to_the_network_s_smoothly(
+    walk: Clip, labels: np.ndarray
+) -> None:
+    skating = _drifting(walk, DRIFT_MPS)
+    out = fk.positions(foot_lock.lock(skating, labels, canonical.roles()))
+    raw = fk.positions(foot_lock.lock(skating, np.zeros_like(labels), canonical.roles()))
+    fade = int(np.ceil(foot_lock.RELEASE_S * walk.fps))
+    released, held_away = 0, 0.0
+    for side, name in enumerate(("left_foot", "right_foot")):
+        ankle = canonical.roles().require(name)[0]
+        # relative to the hips, which may still be coming back up from a drop
+        gap = np.linalg.norm((out[:, ankle] - out[:, 0]) - (raw[:, ankle] - raw[:, 0]), axis=-1)
+        jumps = np.linalg.norm(np.diff(out[:, ankle], axis=0), axis=-1)
+        raw_jumps = np.linalg.norm(np.diff(raw[:, ankle], axis=0), axis=-1)
+        for f in np.flatnonzero((labels[:-1, side] == 1.0) & (labels[1:, side] == 0.0)) + 1:
+            if f < fade or f + fade + 1 >= walk.num_frames:  # whole holds and fades only
+                continue
+            released += 1
+            held_away = max(held_away, float(gap[f - 1]))
+            assert gap[f + fade + 1] < 1e-9  # the network's again (kept above the floor)
+            # no snap back: no frame of the fade takes a fifth of the correction
+            # (smoothstep over 15 frames takes a tenth at most)
+            window = slice(f - 1, f + fade + 1)
+            extra = float(np.max(jumps[window] - raw_jumps[window]))
+            assert extra < 0.2 * gap[f - 1] + 1e-3, (f, extra, gap[f - 1])
+    assert released >= 1
+    assert held_away > 0.01  # a foot was held away from where the network put it
+
+
+def test_the_hips_come_down_only_as_far_as_a_held_foot_needs(walk: Clip) -> None:
+    frames = 120
+    rotations = np.repeat(walk.rotations[:1], frames, axis=0)
+    translations = np.repeat(walk.translations[:1], frames, axis=0)
+    translations[:, 0, 0] += np.clip(np.arange(frames) - 20, 0, None) * 0.004  # 24 cm/s aside
+    rising = walk.with_arrays(rotations, translations)  # standing still, the body sliding
+    held = np.ones((frames, 2))
+    world, positions = fk.forward(rising.rotations, rising.translations, rising.skeleton.parents)
+    legs = foot_lock.legs(rising.skeleton, canonical.roles())
+    wanted = foot_lock.targets(positions, world, held, legs, rising.fps)
+    drop = wanted.drop
+    assert drop[:40].max() < 0.005  # none while the feet are in reach
+    assert drop.max() == pytest.approx(foot_lock.MAX_DROP_M)
+    # until the drop is spent, the held ankles stay where they were held (the network's
+    # slide along with the body)
+    spent = int(np.argmax(drop >= foot_lock.MAX_DROP_M - 1e-9))
+    assert spent > 80  # 5 cm of drop keeps them 1.1 s more under the sliding body
+    for side in (0, 1):
+        ankle = wanted.ankles[:spent, side]
+        assert np.linalg.norm(ankle - ankle[0], axis=-1).max() < 1e-3
+    assert np.all(np.diff(drop) >= -foot_lock.DROP_RECOVER_MPS / rising.fps - 1e-12)
+    free = foot_lock.targets(positions, world, np.zeros_like(held), legs, rising.fps).drop
+    assert np.all(free == 0.0)
+
+
+def test_a_held_foot_rolls_onto_its_toes_and_they_stay(walk: Clip) -> None:
+    """Heel off: the network points the feet down about the ankles (30° over half a
+    second, the ankles where they are; the toes rigid). Held, each foot turns about its
+    lowest sole point, first the heel and then the toes' tip once that is lower: the tip
+    stays where it came down, where the network's own sweeps back along the floor."""
+    skeleton = canonical.skeleton()
+    frames = 90
+    rotations = np.zeros((frames, skeleton.num_joints, 4))
+    rotations[..., 0] = 1.0
+    angle = np.radians(30.0) * np.clip((np.arange(frames) - 20) / 30, 0.0, 1.0)
+    for side in ("left_foot", "right_foot"):
+        ankle = canonical.roles().require(side)[0]
+        rotations[:, ankle, 0], rotations[:, ankle, 1] = np.cos(angle / 2), np.sin(angle / 2)
+    translations = np.broadcast_to(skeleton.offsets, (frames, skeleton.num_joints, 3)).copy()
+    translations[:, 0] = [0.0, 0.95, 0.0]  # the rest pose, flat on the floor
+    rolling = Clip(skeleton, rotations, translations, 60.0)
+    out = fk.positions(foot_lock.lock(rolling, np.ones((frames, 2)), canonical.roles()))
+    raw = fk.positions(rolling)
+    for side in ("left_toe", "right_toe"):
+        tip = canonical.roles().require(side)[0] + 1  # the toes' end site
+        assert skeleton.names[tip].endswith("Toe_End")
+        late = slice(30, frames)  # the tip lower than the heel, the pivot since
+        assert np.ptp(raw[late, tip, 2]) > 0.02  # the network's tip sweeps back
+        assert np.ptp(out[late, tip][:, [0, 2]], axis=0).max() < 1e-3
+        assert out[:, tip, 1].min() > -1e-6  # on the floor, not under it
+
+
+def test_it_is_causal(walk: Clip, labels: np.ndarray) -> None:
+    skating = _drifting(walk, DRIFT_MPS)
+    whole = foot_lock.lock(skating, labels, canonical.roles())
+    cut = 70
+    prefix = foot_lock.lock(
+        skating.with_arrays(skating.rotations[:cut], skating.translations[:cut]),
+        labels[:cut],
+        canonical.roles(),
+    )
+    assert np.allclose(fk.positions(prefix), fk.positions(whole)[:cut], atol=1e-9)
