@@ -138,10 +138,11 @@ class Targets:
 
 
 def sole_points(positions: FloatArray, rotations: FloatArray, leg: Leg) -> FloatArray:
-    """``[1 + len(leg.sole), 3]`` the heel then the sole joints of one pose's foot."""
-    ankle = positions[leg.ankle]
-    heel = ankle + quat.rotate(rotations[leg.ankle], leg.heel_local)
-    return np.concatenate([heel[None], positions[list(leg.sole)]])
+    """``[..., 1 + len(leg.sole), 3]`` the heel then the sole joints of the foot, for
+    poses ``positions [..., J, 3]`` and global ``rotations [..., J, 4]``."""
+    ankle = positions[..., leg.ankle, :]
+    heel = ankle + quat.rotate(rotations[..., leg.ankle, :], leg.heel_local)
+    return np.concatenate([heel[..., None, :], positions[..., list(leg.sole), :]], axis=-2)
 
 
 def targets(
@@ -158,24 +159,28 @@ def targets(
     ankles, drops = np.empty((frames, 2, 3)), np.zeros(frames)
     fade_step = 1.0 / max(RELEASE_S * fps, 1.0)
     reach = [REACH_SHARE * _leg_length(positions[0], leg) for leg in leg_pair]
+    soles = [sole_points(positions, rotations, leg) for leg in leg_pair]
     feet = (FootState(), FootState())
     drop = 0.0
     for f in range(frames):
+        poses = [
+            _Pose(positions[f, leg.ankle], positions[f, leg.hip], soles[side][f])
+            for side, leg in enumerate(leg_pair)
+        ]
         needed = max(
             (
-                _drop_to_reach(foot, positions[f], rotations[f], leg, r, floor_m)
-                for foot, leg, r in zip(feet, leg_pair, reach, strict=True)
+                _drop_to_reach(foot, pose, r, floor_m)
+                for foot, pose, r in zip(feet, poses, reach, strict=True)
                 if foot.held
             ),
             default=0.0,
         )
         drop = min(max(needed, drop - DROP_RECOVER_MPS / fps), MAX_DROP_M)
-        lowered = positions[f] - np.array([0.0, drop, 0.0])
         drops[f] = drop
-        for side, (foot, leg) in enumerate(zip(feet, leg_pair, strict=True)):
+        for side, (foot, pose) in enumerate(zip(feet, poses, strict=True)):
             probability = float(probabilities[f, side])
             ankles[f, side] = _foot_target(
-                foot, lowered, rotations[f], leg, probability, reach[side], floor_m, drop
+                foot, pose.lowered(drop), probability, reach[side], floor_m, drop
             )
             if not foot.held and foot.offset is not None:
                 foot.fade = max(foot.fade - fade_step, 0.0)
@@ -184,22 +189,27 @@ def targets(
     return Targets(ankles, drops)
 
 
+@dataclass(frozen=True, eq=False)
+class _Pose:
+    """One leg at one frame: its ankle and hip ``[3]`` and its sole points ``[P, 3]``."""
+
+    ankle: FloatArray
+    hip: FloatArray
+    sole: FloatArray
+
+    def lowered(self, drop: float) -> _Pose:
+        down = np.array([0.0, drop, 0.0])
+        return _Pose(self.ankle - down, self.hip - down, self.sole - down)
+
+
 def _foot_target(
-    foot: FootState,
-    positions: FloatArray,
-    rotations: FloatArray,
-    leg: Leg,
-    probability: float,
-    reach: float,
-    floor_m: float,
-    drop: float,
+    foot: FootState, pose: _Pose, probability: float, reach: float, floor_m: float, drop: float
 ) -> FloatArray:
-    """One foot's ankle target at one frame (``positions [J, 3]`` with the hips already
-    lowered by ``drop``), updating its :class:`FootState`."""
-    ankle = positions[leg.ankle]
+    """One foot's ankle target at one frame (``pose`` with the hips already lowered by
+    ``drop``), updating its :class:`FootState`."""
+    ankle, sole = pose.ankle, pose.sole
     free = ankle if foot.offset is None else ankle + _ease(foot.fade) * foot.offset
-    free = _above_floor(free, positions, rotations, leg, floor_m)
-    sole = sole_points(positions, rotations, leg)
+    free = _above_floor(free, pose, floor_m)
     if not foot.held and probability >= LOCK_ON:
         foot.held, foot.offset = True, None
         foot.pivot = int(np.argmin(sole[:, 1]))
@@ -210,7 +220,8 @@ def _foot_target(
     if sole[lowest, 1] < sole[foot.pivot, 1] - PIVOT_SWITCH_M:
         foot.anchor = foot.anchor + (sole[lowest] - sole[foot.pivot])
         foot.pivot = lowest
-    held = _held_ankle(foot, positions, rotations, leg, reach, floor_m, drop)
+    held = _held_ankle(foot, pose, floor_m, drop)
+    held = _within(held, pose.hip, max(reach, float(np.linalg.norm(ankle - pose.hip))))
     foot.anchor = held + (sole[foot.pivot] - ankle)
     if probability < LOCK_OFF:
         foot.held = False
@@ -218,49 +229,26 @@ def _foot_target(
     return held
 
 
-def _held_ankle(
-    foot: FootState,
-    positions: FloatArray,
-    rotations: FloatArray,
-    leg: Leg,
-    reach: float,
-    floor_m: float,
-    drop: float,
-) -> FloatArray:
-    """Where a held foot's ankle goes: its pivot at the anchor on the ground, the ankle
-    at the network's height (``positions`` lowered by ``drop``: the lowered hips bend
-    the knee, they do not lower a planted foot), above the floor, within reach."""
+def _held_ankle(foot: FootState, pose: _Pose, floor_m: float, drop: float) -> FloatArray:
+    """Where a held foot's ankle goes before the reach: its pivot at the anchor on the
+    ground, the ankle at the network's height (``pose`` lowered by ``drop``: the lowered
+    hips bend the knee, they do not lower a planted foot), above the floor."""
     assert foot.anchor is not None
-    ankle = positions[leg.ankle]
-    pivot = sole_points(positions, rotations, leg)[foot.pivot]
-    at = foot.anchor - (pivot - ankle)
-    at[1] = ankle[1] + drop
-    at = _above_floor(at, positions, rotations, leg, floor_m)
-    hip = positions[leg.hip]
-    return _within(at, hip, max(reach, float(np.linalg.norm(ankle - hip))))
+    at = foot.anchor - (pose.sole[foot.pivot] - pose.ankle)
+    at[1] = pose.ankle[1] + drop
+    return _above_floor(at, pose, floor_m)
 
 
-def _drop_to_reach(
-    foot: FootState,
-    positions: FloatArray,
-    rotations: FloatArray,
-    leg: Leg,
-    reach: float,
-    floor_m: float,
-) -> float:
-    """How far the hips must come down (from the network's ``positions``) for the leg to
+def _drop_to_reach(foot: FootState, pose: _Pose, reach: float, floor_m: float) -> float:
+    """How far the hips must come down (from the network's ``pose``) for the leg to
     reach where its held foot's ankle goes (0 when it does; as far as straight down
     allows when it cannot)."""
     if foot.anchor is None:
         return 0.0
-    hip, ankle = positions[leg.hip], positions[leg.ankle]
-    pivot = sole_points(positions, rotations, leg)[foot.pivot]
-    at = foot.anchor - (pivot - ankle)
-    at[1] = ankle[1]
-    at = _above_floor(at, positions, rotations, leg, floor_m)
-    radius = max(reach, float(np.linalg.norm(ankle - hip)))
-    across = float(np.hypot(*(at - hip)[[0, 2]]))
-    above = float(hip[1] - at[1])
+    at = _held_ankle(foot, pose, floor_m, 0.0)
+    radius = max(reach, float(np.linalg.norm(pose.ankle - pose.hip)))
+    across = float(np.hypot(*(at - pose.hip)[[0, 2]]))
+    above = float(pose.hip[1] - at[1])
     if across >= radius:
         return max(above, 0.0)
     return max(above - float(np.sqrt(radius**2 - across**2)), 0.0)
@@ -295,14 +283,10 @@ def _leg_length(positions: FloatArray, leg: Leg) -> float:
     return float(thigh + shin)
 
 
-def _above_floor(
-    ankle_at: FloatArray, positions: FloatArray, rotations: FloatArray, leg: Leg, floor_m: float
-) -> FloatArray:
-    """``ankle_at`` raised so that the foot, moved there rigidly from its pose, has no
+def _above_floor(ankle_at: FloatArray, pose: _Pose, floor_m: float) -> FloatArray:
+    """``ankle_at`` raised so that the foot, moved there rigidly from ``pose``, has no
     sole point under ``floor_m``."""
-    ankle = positions[leg.ankle]
-    lowest = float(sole_points(positions, rotations, leg)[:, 1].min())
-    lowest += float(ankle_at[1] - ankle[1])
+    lowest = float(pose.sole[:, 1].min()) + float(ankle_at[1] - pose.ankle[1])
     out = np.array(ankle_at, dtype=np.float64, copy=True)
     if lowest < floor_m:
         out[1] += floor_m - lowest
