@@ -35,7 +35,7 @@ def soles(clip: Clip) -> np.ndarray:
     """``[F, 3, 3]`` the right foot's sole points of ``clip``."""
     rotations, positions = fk.forward(clip.rotations, clip.translations, clip.skeleton.parents)
     leg = foot_lock.legs(clip.skeleton, canonical.roles())[SIDE]
-    return np.stack([foot_lock.sole_points(p, r, leg) for p, r in zip(positions, rotations)])
+    return foot_lock.sole_points(positions, rotations, leg)
 
 
 def main() -> int:

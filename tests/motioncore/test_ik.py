@@ -142,7 +142,7 @@ def test_a_minimal_solve_of_a_nearly_straight_chain_turns_it_a_little() -> None:
     b = np.array([[0.001, 0.5, 0.0]])
     c = np.array([[0.0, 0.0, 0.0]])
     target = np.array([[0.0, 0.002, 0.001]])
-    pole = b + [0.0, 0.0, 0.1]
+    pole = b + np.array([0.0, 0.0, 0.1])
     hinge, _ = ik.two_bone(a, b, c, target, pole)
     least, lower = ik.two_bone(a, b, c, target, pole, minimal=True)
     identity = quat.identity((1,))
