@@ -19,8 +19,10 @@ given, reading only the frames up to the current one (the live page runs the sam
   as far as the network's own leg reaches): first the hips come down, up to
   :data:`MAX_DROP_M` (and back up at :data:`DROP_RECOVER_MPS`), then the foot is
   dragged;
-* it lets go when the probability falls below :data:`LOCK_OFF`; the correction then
-  fades out over :data:`RELEASE_S` (smoothstep);
+* it lets go when the probability falls below :data:`LOCK_OFF`, or when the network's
+  ankle has gone :data:`UNLOCK_M` away on the ground (a foot the network moves while
+  calling it planted: holding on would twist the leg), and then locks again only once
+  the correction has faded out over :data:`RELEASE_S` (smoothstep);
 * always, the ankle is raised as far as the foot's lowest sole point is under the
   floor (``floor_m``).
 
@@ -51,6 +53,8 @@ LOCK_OFF = 0.4
 RELEASE_S = 0.25
 REACH_SHARE = 0.99
 """A held ankle farther from the hip than this share of the leg lets go."""
+UNLOCK_M = 0.25
+"""A held ankle this far (on the ground) from the network's lets go."""
 PIVOT_SWITCH_M = 0.005
 """A sole point this much lower than the pivot becomes the pivot."""
 POLE_M = 0.1
@@ -119,9 +123,11 @@ def _descendants(children: list[list[int]], joint: int) -> list[int]:
 class FootState:
     """One foot's lock: whether held, which sole point is the pivot (:func:`sole_points`
     order) and where it is held (``anchor [3]``), and the correction fading out after a
-    release (``offset [3]``, ``fade`` 1 → 0)."""
+    release (``offset [3]``, ``fade`` 1 → 0; ``waiting`` for it to end before locking
+    again)."""
 
     held: bool = False
+    waiting: bool = False
     pivot: int = 0
     anchor: FloatArray | None = None
     offset: FloatArray | None = None
@@ -210,7 +216,7 @@ def _foot_target(
     ankle, sole = pose.ankle, pose.sole
     free = ankle if foot.offset is None else ankle + _ease(foot.fade) * foot.offset
     free = _above_floor(free, pose, floor_m)
-    if not foot.held and probability >= LOCK_ON:
+    if not foot.held and probability >= LOCK_ON and not (foot.waiting and foot.offset is not None):
         foot.held, foot.offset = True, None
         foot.pivot = int(np.argmin(sole[:, 1]))
         foot.anchor = sole[foot.pivot] + (free - ankle)
@@ -223,8 +229,9 @@ def _foot_target(
     held = _held_ankle(foot, pose, floor_m, drop)
     held = _within(held, pose.hip, max(reach, float(np.linalg.norm(ankle - pose.hip))))
     foot.anchor = held + (sole[foot.pivot] - ankle)
-    if probability < LOCK_OFF:
-        foot.held = False
+    away = float(np.hypot(*(held - ankle)[[0, 2]]))
+    if probability < LOCK_OFF or away > UNLOCK_M:
+        foot.held, foot.waiting = False, away > UNLOCK_M
         foot.offset, foot.fade = held - ankle, 1.0
     return held
 
@@ -332,6 +339,7 @@ def browser_config(skeleton: Skeleton, roles: JointRoles) -> dict[str, Any]:
         "RELEASE_S": RELEASE_S,
         "REACH_SHARE": REACH_SHARE,
         "PIVOT_SWITCH_M": PIVOT_SWITCH_M,
+        "UNLOCK_M": UNLOCK_M,
         "POLE_M": POLE_M,
         "MAX_DROP_M": MAX_DROP_M,
         "DROP_RECOVER_MPS": DROP_RECOVER_MPS,

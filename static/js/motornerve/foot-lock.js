@@ -25,6 +25,7 @@
  * @property {number} RELEASE_S
  * @property {number} REACH_SHARE
  * @property {number} PIVOT_SWITCH_M
+ * @property {number} UNLOCK_M
  * @property {number} POLE_M
  * @property {number} MAX_DROP_M
  * @property {number} DROP_RECOVER_MPS
@@ -44,6 +45,8 @@ const EPS = 1e-9;
 class FootState {
   constructor() {
     this.held = false;
+    /** Let go for having gone too far: no new lock until the correction has faded. */
+    this.waiting = false;
     /** Which sole point (solePoints' order: heel, then the sole joints) is the pivot. */
     this.pivot = 0;
     /** Where the pivot is held, metres. */
@@ -180,7 +183,7 @@ export class FootLock {
     for (let k = 0; k < 3; k += 1) free[k] = positions[a + k] + (foot.hasOffset ? share * foot.offset[k] : 0);
     this.aboveFloor(free, positions, rotations, leg);
     const sole = this.solePoints(positions, rotations, leg);
-    if (!foot.held && probability >= this.config.LOCK_ON) {
+    if (!foot.held && probability >= this.config.LOCK_ON && !(foot.waiting && foot.hasOffset)) {
       foot.held = true;
       foot.hasOffset = false;
       foot.pivot = lowestPoint(sole);
@@ -197,8 +200,10 @@ export class FootLock {
     }
     const held = this.heldAnkle(foot, positions, rotations, leg, reach, this.drop, this.point);
     for (let k = 0; k < 3; k += 1) foot.anchor[k] = held[k] + (sole[3 * foot.pivot + k] - positions[a + k]);
-    if (probability < this.config.LOCK_OFF) {
+    const away = Math.hypot(held[0] - positions[a], held[2] - positions[a + 2]);
+    if (probability < this.config.LOCK_OFF || away > this.config.UNLOCK_M) {
       foot.held = false;
+      foot.waiting = away > this.config.UNLOCK_M;
       for (let k = 0; k < 3; k += 1) foot.offset[k] = held[k] - positions[a + k];
       foot.hasOffset = true;
       foot.fade = 1;
