@@ -41,12 +41,15 @@ class WebhookSerializer(serializers.ModelSerializer[Webhook]):
 
 
 class WebhookCreatedSerializer(serializers.ModelSerializer[Webhook]):
-    """The webhook as created: the only response that carries the ``secret``."""
+    """The webhook as created: the only response that carries the ``secret`` (not a
+    replay of it, which leaves the secret out: so the schema does not require it)."""
+
+    secret = serializers.CharField(required=False)
 
     class Meta:
         model = Webhook
         fields = ["id", "project", "url", "active", "created_at", "secret"]
-        read_only_fields = fields
+        read_only_fields = ["id", "project", "url", "active", "created_at"]
 
 
 class WebhookCreateInputSerializer(serializers.Serializer[dict[str, Any]]):
