@@ -92,6 +92,16 @@ class Skeleton:
         """Indices of the direct children of ``joint``."""
         return np.flatnonzero(self.parents == joint)
 
+    def descendants(self, joint: int) -> IntArray:
+        """Indices of every joint below ``joint`` (children, theirs, …), ascending."""
+        inside = np.zeros(len(self.parents), dtype=bool)
+        inside[joint] = True
+        for j, p in enumerate(self.parents):  # parents precede their children
+            if p >= 0 and inside[p]:
+                inside[j] = True
+        inside[joint] = False
+        return np.flatnonzero(inside)
+
 
 @dataclass(frozen=True)
 class SourceFormat:

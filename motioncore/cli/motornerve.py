@@ -185,16 +185,13 @@ def _evaluate(args: argparse.Namespace) -> int:
     weights = _weights(args.weights)
     recordings = evaluate.held_out(args.data)
 
-    def player(commands: Any) -> Any:
-        return runtime.play(weights, commands).clip
-
-    def raw_player(commands: Any) -> Any:
-        return runtime.play(weights, commands, lock_feet=False).clip
+    def player(lock_feet: bool) -> Any:
+        return lambda commands: runtime.play(weights, commands, lock_feet=lock_feet).clip
 
     reference = [r.clip.rotations for r in recordings]
-    players: dict[str, Any] = {"motornerve": player}
+    players: dict[str, Any] = {"motornerve": player(True)}
     if args.raw:
-        players["motornerve_raw"] = raw_player
+        players["motornerve_raw"] = player(False)
     if args.baseline:
         players["motion_matching"] = evaluate.matching_player(evaluate.held_out(args.data, "train"))
     results: dict[str, dict[str, Any]] = {}

@@ -82,11 +82,10 @@ def legs(skeleton: Skeleton, roles: JointRoles) -> tuple[Leg, Leg]:
     """The two legs of ``skeleton``; the heel sits under the ankle as far as the ankle
     stands above the lowest foot joint in the rest pose."""
     rest = fk.rest_positions(skeleton.offsets, skeleton.parents)
-    children = _children(skeleton.parents)
     out = []
     for side in SIDES:
         ankle = roles.require(f"{side}_foot")[0]
-        below = _descendants(children, ankle)
+        below = [int(j) for j in skeleton.descendants(ankle)]
         lowest = min((float(rest[j, 1]) for j in below), default=float(rest[ankle, 1]))
         heel = np.array([0.0, lowest - float(rest[ankle, 1]), 0.0])
         out.append(
@@ -99,24 +98,6 @@ def legs(skeleton: Skeleton, roles: JointRoles) -> tuple[Leg, Leg]:
             )
         )
     return out[0], out[1]
-
-
-def _children(parents: NDArray[np.integer]) -> list[list[int]]:
-    out: list[list[int]] = [[] for _ in parents]
-    for j, p in enumerate(parents):
-        if p >= 0:
-            out[int(p)].append(j)
-    return out
-
-
-def _descendants(children: list[list[int]], joint: int) -> list[int]:
-    out: list[int] = []
-    todo = list(children[joint])
-    while todo:
-        j = todo.pop()
-        out.append(j)
-        todo.extend(children[j])
-    return sorted(out)
 
 
 @dataclass

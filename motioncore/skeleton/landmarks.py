@@ -89,7 +89,9 @@ def _end_site(skeleton: Skeleton, roles: JointRoles, pose: FloatArray, point: st
     joint, before = roles.get(joint_role), roles.get(before_role)
     if joint is None or before is None:
         return None
-    below = _descendants(skeleton.parents, joint) & skeleton.end_site
+    below = np.zeros(skeleton.num_joints, dtype=bool)
+    below[skeleton.descendants(joint)] = True
+    below &= skeleton.end_site
     if not below.any():
         return None
     candidates = np.flatnonzero(below)
@@ -97,16 +99,6 @@ def _end_site(skeleton: Skeleton, roles: JointRoles, pose: FloatArray, point: st
     reach = (pose[candidates] - pose[joint]) @ axis
     best = int(candidates[np.argmax(reach)])
     return best if reach.max() > 1e-6 else None
-
-
-def _descendants(parents: NDArray[np.integer], joint: int) -> NDArray[np.bool_]:
-    inside = np.zeros(len(parents), dtype=bool)
-    inside[joint] = True
-    for j, p in enumerate(parents):
-        if p >= 0 and inside[p]:
-            inside[j] = True
-    inside[joint] = False
-    return inside
 
 
 def leg_length_m(points: Mapping[str, FloatArray]) -> float:

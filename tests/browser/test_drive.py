@@ -39,10 +39,10 @@ from support.browser import (
     RunWorker,
     log_in,
     processed_clip,
+    quiet_pipeline,
     running_worker,
     screenshot,
 )
-from webapp.runs import services, tasks
 
 SAMPLE = SAMPLE_DIR / "games105" / "walk60.bvh"
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "motornerve"
@@ -62,9 +62,7 @@ to 1e-4 over 300 steps) and the BVH's printed decimals; seen: 3e-8 m over 200 st
 def site(transactional_db: None, settings: Any, tmp_path: Path, monkeypatch: Any) -> Any:
     """walk60 processed in a project of "driver" (owner) and "watcher" (viewer); the
     fixture network shipped."""
-    settings.MEDIA_ROOT = str(tmp_path / "media")
-    monkeypatch.setattr(services, "heartbeat_interval_s", lambda: 3600.0)
-    monkeypatch.setattr(tasks.run_pipeline, "delay", lambda run_id: None)
+    quiet_pipeline(settings, tmp_path, monkeypatch)
     manifest = json.loads((FIXTURE / "network.json").read_text())
     weights = packed.unpack(manifest, (FIXTURE / "network.bin").read_bytes())
     shipped = tmp_path / "motornerve-v1.npz"
@@ -228,9 +226,7 @@ SHIPPED_SKATE_CM = 3.0
 @pytest.fixture
 def shipped_site(transactional_db: None, settings: Any, tmp_path: Path, monkeypatch: Any) -> Any:
     """walk60 processed in a project of "driver"; the weights are the shipped ones."""
-    settings.MEDIA_ROOT = str(tmp_path / "media")
-    monkeypatch.setattr(services, "heartbeat_interval_s", lambda: 3600.0)
-    monkeypatch.setattr(tasks.run_pipeline, "delay", lambda run_id: None)
+    quiet_pipeline(settings, tmp_path, monkeypatch)
     return processed_clip("Shipped", "driver", SAMPLE)
 
 

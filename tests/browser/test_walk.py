@@ -24,10 +24,10 @@ from support.browser import (
     RunWorker,
     log_in,
     processed_clip,
+    quiet_pipeline,
     running_worker,
     screenshot,
 )
-from webapp.runs import services, tasks
 
 SAMPLE = SAMPLE_DIR / "games105" / "walk60.bvh"
 WAIT_MS = 120_000
@@ -42,9 +42,7 @@ MAP_HALF_M = 10
 @pytest.fixture
 def walk_clip(transactional_db: None, settings: Any, tmp_path: Path, monkeypatch: Any) -> Any:
     """walk60 (GAMES-105) processed in a project of "walker" (owner) and "watcher" (viewer)."""
-    settings.MEDIA_ROOT = str(tmp_path / "media")
-    monkeypatch.setattr(services, "heartbeat_interval_s", lambda: 3600.0)
-    monkeypatch.setattr(tasks.run_pipeline, "delay", lambda run_id: None)
+    quiet_pipeline(settings, tmp_path, monkeypatch)
     return processed_clip("Walks", "walker", SAMPLE)
 
 

@@ -169,6 +169,16 @@ def running_worker(monkeypatch: Any) -> Iterator[RunWorker]:
     assert not running.errors, running.errors
 
 
+def quiet_pipeline(settings: Any, tmp_path: Path, monkeypatch: Any) -> None:
+    """For a fixture: media under ``tmp_path``, no heartbeats, queued runs left queued
+    (:func:`running_worker` executes them where a test needs it)."""
+    from webapp.runs import services, tasks
+
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    monkeypatch.setattr(services, "heartbeat_interval_s", lambda: 3600.0)
+    monkeypatch.setattr(tasks.run_pipeline, "delay", lambda run_id: None)
+
+
 def processed_clip(project_name: str, owner_name: str, sample: Path) -> Any:
     """``sample`` uploaded through the real pipeline to a new project owned by
     ``owner_name`` with a viewer ``watcher`` (both with :data:`PASSWORD`)."""

@@ -6,9 +6,15 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import shutil
+import subprocess
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def load_script(script: Path) -> ModuleType:
@@ -38,3 +44,20 @@ def assert_same(actual: Any, expected: Any, tolerance: float, path: str = "$") -
             assert_same(a, e, tolerance, f"{path}[{i}]")
     else:
         assert type(actual) is type(expected) and actual == expected, f"{path}: {actual!r}"
+
+
+def assert_node_tests_pass(target: str) -> None:
+    """``node --test target`` (a file or folder under the repository) passes; skipped,
+    with the reason, where node is not installed."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not on PATH: the JavaScript parity tests (tests/js/) need Node ≥ 20")
+    done = subprocess.run(
+        [node, "--test", target],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]

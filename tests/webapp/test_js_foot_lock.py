@@ -7,8 +7,6 @@ to it within 1e-4 m, passes."""
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -16,12 +14,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from support.fixture_scripts import assert_same, load_script
+from support.fixture_scripts import assert_node_tests_pass, assert_same, load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "tests" / "fixtures" / "make_foot_lock_fixtures.py"
 JS_TEST = "tests/js/foot-lock.test.mjs"
-NODE = shutil.which("node")
 ABS_TOL = 1e-5
 """The recorded play may move a little across CPUs (numpy's float32 BLAS sums in another
 order); the port is held to 1e-4."""
@@ -72,14 +69,4 @@ def test_the_fixture_stays_clear_of_the_thresholds_and_small(
 
 
 def test_node_parity_test_passes() -> None:
-    if NODE is None:
-        pytest.skip("node is not on PATH: the JavaScript parity test (tests/js/) needs Node ≥ 20")
-    done = subprocess.run(
-        [NODE, "--test", JS_TEST],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]
+    assert_node_tests_pass(JS_TEST)

@@ -7,8 +7,6 @@ passes."""
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -17,12 +15,11 @@ import numpy as np
 import pytest
 
 from motioncore.motornerve import state
-from support.fixture_scripts import assert_same, load_script
+from support.fixture_scripts import assert_node_tests_pass, assert_same, load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "tests" / "fixtures" / "make_motornerve_fixtures.py"
 JS_TEST = "tests/js/motornerve.test.mjs"
-NODE = shutil.which("node")
 FLOAT_REL_TOL = 1e-12
 """Manifest numbers (the start state) may move by an ulp across platforms' libm."""
 STREAM_ABS_TOL = 1e-5
@@ -112,14 +109,4 @@ def test_fixtures_stay_small(script: ModuleType) -> None:
 
 
 def test_node_parity_test_passes() -> None:
-    if NODE is None:
-        pytest.skip("node is not on PATH: the JavaScript parity test (tests/js/) needs Node ≥ 20")
-    done = subprocess.run(
-        [NODE, "--test", JS_TEST],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]
+    assert_node_tests_pass(JS_TEST)

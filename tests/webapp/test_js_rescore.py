@@ -6,20 +6,17 @@ port against those fixtures, pass."""
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
-from support.fixture_scripts import assert_same, load_script
+from support.fixture_scripts import assert_node_tests_pass, assert_same, load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "tests" / "fixtures" / "make_rescore_fixtures.py"
 JS_TESTS = "tests/js/"
-NODE = shutil.which("node")
 FLOAT_REL_TOL = 1e-12
 """Fixture numbers may move by an ulp across platforms' libm (arccos, sin, cos)."""
 REGENERATE = f"regenerate them: .venv/bin/python {SCRIPT.relative_to(ROOT)}"
@@ -68,14 +65,4 @@ def test_the_fixture_curves_are_what_the_server_sends(script: ModuleType) -> Non
 
 
 def test_node_parity_tests_pass() -> None:
-    if NODE is None:
-        pytest.skip("node is not on PATH: the JavaScript parity tests (tests/js/) need Node ≥ 20")
-    done = subprocess.run(
-        [NODE, "--test", JS_TESTS],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]
+    assert_node_tests_pass(JS_TESTS)

@@ -35,14 +35,12 @@ export class DriveSession {
     this.fps = network.runtime.FPS;
     this.driver = new Driver(network);
     this.character = new Character(skeleton, network.runtime.state);
-    this.lockConfig = skeleton.foot_lock;
     this.footLock = new FootLock(skeleton.foot_lock, this.fps);
     /** The last frame's lock: where the ankles went, the drop, which feet were held, and
      * the network's own ankles then (the offsets a shown pose between frames keeps). */
     this.frameLock = { ankles: new Float64Array(6), drop: 0, held: [false, false] };
     this.frameAnkles = new Float64Array(6);
     this.shownLock = { ankles: new Float64Array(6), drop: 0, held: [false, false] };
-    this.locked = false;
     /** Whether the shown feet are locked (the lock follows the frames either way). */
     this.lockFeet = true;
     this.recorder = new Recorder(this.fps, { maxDurationS: limits.max_duration_s, maxKeys: limits.max_keys });
@@ -67,7 +65,6 @@ export class DriveSession {
   restart() {
     this.driver.reset();
     this.footLock.reset();
-    this.locked = false;
     this.key = IDLE;
     this.skate.reset();
     this.reaction = new ReactionMeter();
@@ -117,12 +114,11 @@ export class DriveSession {
       const lock = this.footLock.step(canonical, this.character.quaternions, this.driver.frameContacts());
       this.frameLock.ankles.set(lock.ankles);
       this.frameLock.drop = lock.drop;
-      this.frameLock.held = [...lock.held];
-      this.lockConfig.legs.forEach((leg, side) => {
+      this.footLock.config.legs.forEach((leg, side) => {
+        this.frameLock.held[side] = lock.held[side];
         this.frameAnkles.set(canonical.subarray(3 * leg.ankle, 3 * leg.ankle + 3), 3 * side);
       });
-      this.locked = true;
-      if (this.lockFeet) applyLock(canonical, this.lockConfig, this.frameLock);
+      if (this.lockFeet) applyLock(canonical, this.footLock.config, this.frameLock);
     }
     this.character.place(this.scale);
     this.root.fromArray(this.character.positions, 0);
@@ -141,17 +137,17 @@ export class DriveSession {
   display(alpha) {
     const pose = this.driver.pose(alpha, this.shownPose);
     const canonical = this.character.solve(pose.state, pose.ground, pose.facing);
-    if (this.locked && this.lockFeet) {
+    if (this.driver.frame > 0 && this.lockFeet) { // measure() has locked a frame
       const shown = this.shownLock;
       shown.drop = this.frameLock.drop;
-      this.lockConfig.legs.forEach((leg, side) => {
+      this.footLock.config.legs.forEach((leg, side) => {
         for (let k = 0; k < 3; k += 1) {
           const i = 3 * side + k;
           const moved = canonical[3 * leg.ankle + k] - this.frameAnkles[i];
           shown.ankles[i] = this.frameLock.ankles[i] + (this.frameLock.held[side] ? 0 : moved);
         }
       });
-      applyLock(canonical, this.lockConfig, shown);
+      applyLock(canonical, this.footLock.config, shown);
     }
     return this.character.place(this.scale);
   }

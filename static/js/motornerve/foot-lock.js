@@ -181,8 +181,8 @@ export class FootLock {
     const free = this.point;
     const share = foot.hasOffset ? ease(foot.fade) : 0;
     for (let k = 0; k < 3; k += 1) free[k] = positions[a + k] + (foot.hasOffset ? share * foot.offset[k] : 0);
-    this.aboveFloor(free, positions, rotations, leg);
     const sole = this.solePoints(positions, rotations, leg);
+    this.aboveFloor(free, positions[a + 1], sole);
     if (!foot.held && probability >= this.config.LOCK_ON && !(foot.waiting && foot.hasOffset)) {
       foot.held = true;
       foot.hasOffset = false;
@@ -198,7 +198,7 @@ export class FootLock {
       for (let k = 0; k < 3; k += 1) foot.anchor[k] += sole[3 * lowest + k] - sole[3 * foot.pivot + k];
       foot.pivot = lowest;
     }
-    const held = this.heldAnkle(foot, positions, rotations, leg, reach, this.drop, this.point);
+    const held = this.heldAnkle(foot, positions, sole, leg, reach, this.drop, this.point);
     for (let k = 0; k < 3; k += 1) foot.anchor[k] = held[k] + (sole[3 * foot.pivot + k] - positions[a + k]);
     const away = Math.hypot(held[0] - positions[a], held[2] - positions[a + 2]);
     if (probability < this.config.LOCK_OFF || away > this.config.UNLOCK_M) {
@@ -217,19 +217,18 @@ export class FootLock {
    * held foot's ankle goes, into `out`.
    * @param {FootState} foot
    * @param {ArrayLike<number>} positions
-   * @param {ArrayLike<number>} rotations
+   * @param {Float64Array} sole the pose's sole points (solePoints)
    * @param {LegConfig} leg
    * @param {number | null} reach null: not pulled within reach
    * @param {number} drop
    * @param {Float64Array} out
    */
-  heldAnkle(foot, positions, rotations, leg, reach, drop, out) {
+  heldAnkle(foot, positions, sole, leg, reach, drop, out) {
     const a = 3 * leg.ankle, h = 3 * leg.hip;
-    const sole = this.solePoints(positions, rotations, leg);
     const p = 3 * foot.pivot;
     for (let k = 0; k < 3; k += 1) out[k] = foot.anchor[k] - (sole[p + k] - positions[a + k]);
     out[1] = positions[a + 1] + drop; // a held ankle keeps the network's height
-    this.aboveFloor(out, positions, rotations, leg);
+    this.aboveFloor(out, positions[a + 1], sole);
     if (reach !== null) {
       const own = Math.hypot(positions[a] - positions[h], positions[a + 1] - positions[h + 1], positions[a + 2] - positions[h + 2]);
       within(out, positions, h, Math.max(reach, own));
@@ -239,18 +238,16 @@ export class FootLock {
 
   /**
    * foot_lock._above_floor: `at` (an ankle position, in place) raised so that the foot
-   * moved there rigidly has no sole point under the floor.
+   * moved there rigidly from the pose (its ankle at height `ankleY`, its sole points
+   * `sole`) has no sole point under the floor.
    * @param {Float64Array} at
-   * @param {ArrayLike<number>} positions
-   * @param {ArrayLike<number>} rotations
-   * @param {LegConfig} leg
+   * @param {number} ankleY
+   * @param {Float64Array} sole
    */
-  aboveFloor(at, positions, rotations, leg) {
-    const a = 3 * leg.ankle;
-    const heel = rotate(rotations, leg.ankle, leg.heel_local, this.scratch);
-    let lowest = positions[a + 1] + heel[1];
-    for (const j of leg.sole) lowest = Math.min(lowest, positions[3 * j + 1]);
-    lowest += at[1] - positions[a + 1];
+  aboveFloor(at, ankleY, sole) {
+    let lowest = Infinity;
+    for (let i = 1; i < sole.length; i += 3) lowest = Math.min(lowest, sole[i]);
+    lowest += at[1] - ankleY;
     if (lowest < this.floor) at[1] += this.floor - lowest;
   }
 
@@ -265,7 +262,8 @@ export class FootLock {
    */
   dropToReach(foot, positions, rotations, leg, reach) {
     const a = 3 * leg.ankle, h = 3 * leg.hip;
-    const at = this.heldAnkle(foot, positions, rotations, leg, null, 0, this.target);
+    const sole = this.solePoints(positions, rotations, leg);
+    const at = this.heldAnkle(foot, positions, sole, leg, null, 0, this.target);
     const radius = Math.max(reach, Math.hypot(positions[a] - positions[h], positions[a + 1] - positions[h + 1], positions[a + 2] - positions[h + 2]));
     const across = Math.hypot(at[0] - positions[h], at[2] - positions[h + 2]);
     const above = positions[h + 1] - at[1];
