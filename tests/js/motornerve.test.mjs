@@ -61,12 +61,15 @@ function close(actual, expected, what, tol = TOLERANCE) {
   assert.ok(most <= tol, `${what}: |${actual[where]} - ${expected[where]}| = ${most} at ${where}`);
 }
 
-test("the network views the blob in place and has the manifest's parameters", () => {
+test("the network holds the blob in its kernel's memory and has the manifest's parameters", () => {
   const shapes = parameterShapes(manifest.shape);
   assert.deepEqual([...network.params.keys()], [...shapes.keys()]);
+  const blob = new Float32Array(data);
   for (const [name, tensor] of network.params) {
-    assert.equal(tensor.buffer, data, `${name} is a copy`);
+    assert.equal(tensor.buffer, network.kernel.weights.buffer, `${name} is not in the kernel's memory`);
     assert.equal(tensor.byteOffset % 16, 0, `${name} is not 16-byte aligned`);
+    const at = tensor.byteOffset / 4;
+    assert.deepEqual(tensor, blob.subarray(at, at + tensor.length), `${name} is not the blob's`);
   }
   assert.equal(network.parameterCount, 69796);
   assert.equal(network.columns, runtime.HISTORY - 2 * (manifest.shape.kernel - 1));

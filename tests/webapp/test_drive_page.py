@@ -138,6 +138,24 @@ def test_the_pages_render_for_every_member_with_record_for_editors_only(
     assert reverse("clip-drive", args=[clip.pk]) in clip_page.content.decode()
 
 
+def test_only_the_drive_pages_may_compile_webassembly(
+    project: Project, clip: Clip, members: dict[str, Any], no_shipped: Path
+) -> None:
+    """The network's kernel is WebAssembly: the two Drive pages add 'wasm-unsafe-eval'
+    (compiling WebAssembly, no JavaScript eval) to script-src, and no other page does."""
+    client = logged_in(members["viewer"])
+
+    def script_src(url: str) -> str:
+        policy = client.get(url)["Content-Security-Policy"]
+        return next(p for p in policy.split(";") if p.strip().startswith("script-src"))
+
+    for url in (reverse("project-drive", args=[project.pk]), reverse("clip-drive", args=[clip.pk])):
+        assert "'wasm-unsafe-eval'" in script_src(url), url
+        assert "'unsafe-eval'" not in script_src(url) and "'unsafe-inline'" not in script_src(url)
+    for url in (reverse("project", args=[project.pk]), reverse("clip", args=[clip.pk])):
+        assert "wasm" not in script_src(url), url
+
+
 def test_the_project_page_offers_the_projects_clips_as_rigs_the_clip_page_its_own(
     project: Project, clip: Clip, members: dict[str, Any], no_shipped: Path
 ) -> None:

@@ -12,6 +12,10 @@ API's one error shape, not in the OpenAPI schema: they serve the page):
   (``application/octet-stream``)
 * ``GET clips/{id}/drive/rig/``  the rig's leg length and scale
 
+The two pages add ``'wasm-unsafe-eval'`` to the Content-Security-Policy's ``script-src``
+(:func:`runs_webassembly`): the network's kernel is WebAssembly, which a policy without
+it refuses to compile; it allows compiling WebAssembly only, no JavaScript ``eval``.
+
 Both weights answers carry a strong ``ETag`` and ``Cache-Control: private, no-cache``
 (a matching ``If-None-Match`` is a 304); no weights shipped yet is a 404
 ``no_shipped_weights``.
@@ -19,8 +23,12 @@ Both weights answers carry a strong ``ETag`` and ``Cache-Control: private, no-ca
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict
+from typing import Any, TypeVar, cast
 
+from csp.constants import WASM_UNSAFE_EVAL
+from csp.decorators import csp_update
 from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import render
@@ -78,7 +86,17 @@ def _context(request: HttpRequest, project: Project, clip: Clip | None) -> dict[
     }
 
 
+View = TypeVar("View", bound=Callable[..., HttpResponseBase])
+
+
+def runs_webassembly(view: View) -> View:
+    """``view``'s answers add ``'wasm-unsafe-eval'`` to ``script-src`` (module docstring)."""
+    update = csp_update({"script-src": [WASM_UNSAFE_EVAL]})
+    return cast(View, update(cast(Any, view)))  # django-csp types one-argument views only
+
+
 @require_GET
+@runs_webassembly
 @page
 def project_drive(request: HttpRequest, project_id: int) -> HttpResponse:
     """Drive the canonical character (recordings need a rig: pick a clip)."""
@@ -87,6 +105,7 @@ def project_drive(request: HttpRequest, project_id: int) -> HttpResponse:
 
 
 @require_GET
+@runs_webassembly
 @page
 def clip_drive(request: HttpRequest, clip_id: int) -> HttpResponse:
     """Drive the character sized to the clip's rig; recordings are put on the rig."""

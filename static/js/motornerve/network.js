@@ -3,12 +3,13 @@
 // (Weights.forward's layers and Stepper's incremental runtime) over the packed weights
 // of motioncore/motornerve/packed.py (a JSON manifest and a little-endian float32 blob).
 //
-// * MotorNerveNetwork views the blob in place: one Float32Array per tensor, no copies.
-//   Every weight keeps PyTorch's row-major layout, [out, in] for the linear layers and
-//   GRUs and [out, in, k] for the convolutions, so each output is one contiguous dot
-//   product: nothing needs transposing at load, because the convolution windows are
-//   kept here in the weights' [in, k] order (a push shifts k·in numbers, against the
-//   k·in·out multiply-adds of its column).
+// * MotorNerveNetwork copies the blob once into the memory of its kernel (kernel.js: a
+//   hand-written WebAssembly SIMD y = W x + b) and views each tensor there. Every weight
+//   keeps PyTorch's row-major layout, [out, in] for the linear layers and GRUs and
+//   [out, in, k] for the convolutions, so each output is one contiguous dot product:
+//   nothing needs transposing at load, because the convolution windows are kept here in
+//   the weights' [in, k] order (a push shifts k·in numbers, against the k·in·out
+//   multiply-adds of its column).
 // * Stepper runs one character step by step exactly as network.Stepper does: push() a
 //   raw state (normalise it, compute the new first-convolution column from the last k
 //   normalised states, the new second-convolution column from the last k of those, and
@@ -18,10 +19,12 @@
 //   next raw state and the feet's contact probabilities. Every buffer is allocated in
 //   the constructor; push() and predict() allocate nothing.
 //
-// Numbers: the weights and activations are float32 as in numpy; sums accumulate in
-// float64 (numpy's float32 BLAS rounds differently), so the two agree to about 1e-6.
+// Numbers: the weights, activations and sums are float32 as in numpy (whose BLAS sums
+// in another order), so the two agree to about 1e-6.
 // Plain ES module, no node-only API: it loads in a browser as it does in node's tests
 // (tests/js/motornerve.test.mjs) and benchmark (bench/motornerve_js_step.mjs).
+
+import { AffineKernel } from "./kernel.js";
 
 /** The manifest's `format` this module reads. */
 export const FORMAT = "motornerve-f32-v1";
@@ -106,12 +109,12 @@ export function parameterShapes(shape) {
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /**
- * A Float32Array view of one manifest entry, checked against the blob and `dims`.
+ * A view of one manifest entry in the blob's numbers, checked against them and `dims`.
  * @param {TensorEntry} entry
- * @param {ArrayBuffer} buffer
+ * @param {Float32Array} blob the blob's float32 numbers (in the kernel's memory)
  * @param {number[] | undefined} dims the shape it must have
  */
-function view(entry, buffer, dims) {
+function view(entry, blob, dims) {
   const { name, shape, offset, length } = entry;
   if (!dims) throw new Error(`MotorNerve: unexpected tensor ${name}`);
   if (shape.length !== dims.length || shape.some((d, i) => d !== dims[i])) {
@@ -121,17 +124,30 @@ function view(entry, buffer, dims) {
   if (length !== size || !Number.isInteger(offset) || offset < 0 || offset % 4 !== 0) {
     throw new Error(`MotorNerve: ${name} has offset ${offset} and length ${length}`);
   }
-  if (4 * (offset + length) > buffer.byteLength) {
-    throw new Error(`MotorNerve: ${name} runs past the blob's ${buffer.byteLength} bytes`);
+  if (offset + length > blob.length) {
+    throw new Error(`MotorNerve: ${name} runs past the blob's ${4 * blob.length} bytes`);
   }
-  return new Float32Array(buffer, 4 * offset, length);
+  return blob.subarray(offset, offset + length);
 }
 
-/** The network: the manifest and Float32Array views of the blob's tensors. */
+/**
+ * The largest input and output of any product of a network of `shape`.
+ * @param {Shape} shape
+ */
+function productSizes(shape) {
+  const { state: s, intent, channels: c, kernel: k, gru: g } = shape;
+  const widths = [...shape.intent_hidden, INTENT_CODE, ...shape.fusion];
+  return {
+    inputs: Math.max(s * k, c * k, c, g, intent, 2 * g + INTENT_CODE, ...widths),
+    outputs: Math.max(c, 3 * g, s, 2, ...widths),
+  };
+}
+
+/** The network: the manifest, its kernel and views of the blob's tensors in the kernel's memory. */
 export class MotorNerveNetwork {
   /**
    * @param {Manifest} manifest packed.pack's manifest (parsed JSON)
-   * @param {ArrayBuffer} buffer the float32 blob (viewed, not copied: keep it unchanged)
+   * @param {ArrayBuffer} buffer the float32 blob (copied into the kernel's memory)
    */
   constructor(manifest, buffer) {
     if (!manifest || manifest.format !== FORMAT) {
@@ -147,11 +163,17 @@ export class MotorNerveNetwork {
     this.columns = this.history - 2 * (this.shape.kernel - 1);
     if (this.columns < 1) throw new Error(`MotorNerve: kernel ${this.shape.kernel} leaves no columns`);
     const expected = parameterShapes(this.shape);
+    const { inputs, outputs } = productSizes(this.shape);
+    const numbers = Math.floor(buffer.byteLength / 4);
+    /** The WebAssembly kernel every product of this network runs on. */
+    this.kernel = new AffineKernel(numbers, inputs, outputs);
+    const blob = this.kernel.weights;
+    blob.set(new Float32Array(buffer, 0, numbers));
     /** @type {Map<string, Float32Array>} */
     this.params = new Map();
     for (const entry of manifest.tensors) {
       if (this.params.has(entry.name)) throw new Error(`MotorNerve: ${entry.name} twice`);
-      this.params.set(entry.name, view(entry, buffer, expected.get(entry.name)));
+      this.params.set(entry.name, view(entry, blob, expected.get(entry.name)));
     }
     const missing = [...expected.keys()].filter((name) => !this.params.has(name));
     if (missing.length) throw new Error(`MotorNerve: the manifest lacks ${missing.join(", ")}`);
@@ -161,7 +183,7 @@ export class MotorNerveNetwork {
     for (const entry of manifest.norms) {
       const name = /** @type {(typeof NORMS)[number]} */ (entry.name);
       const size = NORMS.includes(name) ? sizes[/** @type {keyof sizes} */ (name.split("_")[0])] : undefined;
-      norms[name] = view(entry, buffer, size === undefined ? undefined : [size]);
+      norms[name] = view(entry, blob, size === undefined ? undefined : [size]);
     }
     for (const name of NORMS) if (!norms[name]) throw new Error(`MotorNerve: the manifest lacks ${name}`);
     /** @type {Norms} */
@@ -196,52 +218,6 @@ export class MotorNerveNetwork {
     let n = 0;
     for (const p of this.params.values()) n += p.length;
     return n;
-  }
-}
-
-/**
- * `y = W x + b` for `W [rows, cols]` row-major. Eight rows at a time: each `x[i]` is
- * loaded once for eight contiguous weight rows, and the eight sums (float64) are
- * independent, which V8's scalar code runs about 1.5 times as fast as one row with four
- * accumulators (bench/motornerve_js_step.mjs).
- * @param {Float32Array} w
- * @param {Float32Array} b
- * @param {Float32Array} x [cols]
- * @param {Float32Array} y [rows] (written)
- * @param {number} rows
- * @param {number} cols
- */
-export function affine(w, b, x, y, rows, cols) {
-  let o = 0;
-  for (; o + 7 < rows; o += 8) {
-    const p0 = o * cols, p1 = p0 + cols, p2 = p1 + cols, p3 = p2 + cols;
-    const p4 = p3 + cols, p5 = p4 + cols, p6 = p5 + cols, p7 = p6 + cols;
-    let s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;
-    for (let i = 0; i < cols; i += 1) {
-      const xi = x[i];
-      s0 += w[p0 + i] * xi;
-      s1 += w[p1 + i] * xi;
-      s2 += w[p2 + i] * xi;
-      s3 += w[p3 + i] * xi;
-      s4 += w[p4 + i] * xi;
-      s5 += w[p5 + i] * xi;
-      s6 += w[p6 + i] * xi;
-      s7 += w[p7 + i] * xi;
-    }
-    y[o] = s0 + b[o];
-    y[o + 1] = s1 + b[o + 1];
-    y[o + 2] = s2 + b[o + 2];
-    y[o + 3] = s3 + b[o + 3];
-    y[o + 4] = s4 + b[o + 4];
-    y[o + 5] = s5 + b[o + 5];
-    y[o + 6] = s6 + b[o + 6];
-    y[o + 7] = s7 + b[o + 7];
-  }
-  for (; o < rows; o += 1) {
-    const p = o * cols;
-    let s = 0;
-    for (let i = 0; i < cols; i += 1) s += w[p + i] * x[i];
-    y[o] = s + b[o];
   }
 }
 
@@ -286,6 +262,7 @@ export class Stepper {
   /** @param {MotorNerveNetwork} network */
   constructor(network) {
     this.network = network;
+    this.kernel = network.kernel;
     const { state: s, intent, channels: c, kernel: k, gru: g, intent_hidden: hidden, fusion } = network.shape;
     this.sizes = { s, intent, c, k, g, columns: network.columns };
     const t = (/** @type {string} */ name) => network.tensor(name);
@@ -364,17 +341,17 @@ export class Stepper {
     slide(this.window1, normed, k);
     counts.normed = Math.min(counts.normed + 1, k);
     if (counts.normed < k) return;
-    affine(conv.w1, conv.b1, this.window1, this.column1, c, s * k);
+    this.kernel.affine(conv.w1, conv.b1, this.window1, this.column1, c, s * k);
     elu(this.column1);
     slide(this.window2, this.column1, k);
     counts.conv1 = Math.min(counts.conv1 + 1, k);
     if (counts.conv1 < k) return;
-    affine(conv.w2, conv.b2, this.window2, this.column2, c, c * k);
+    this.kernel.affine(conv.w2, conv.b2, this.window2, this.column2, c, c * k);
     elu(this.column2);
     const row = 3 * g;
     for (const d of this.gru) {
       d.gi.copyWithin(0, row); // drop the oldest column's projection
-      affine(d.wIh, d.bIh, this.column2, this.giRow, row, c);
+      this.kernel.affine(d.wIh, d.bIh, this.column2, this.giRow, row, c);
       d.gi.set(this.giRow, (columns - 1) * row);
     }
     counts.gi = Math.min(counts.gi + 1, columns);
@@ -397,13 +374,13 @@ export class Stepper {
     for (let t = columns - 1; t >= 0; t -= 1) this.gruStep(backward, t);
     let x = this.fusionIn;
     for (const layer of this.fusionLayers) {
-      affine(layer.w, layer.b, x, layer.out, layer.rows, layer.cols);
+      this.kernel.affine(layer.w, layer.b, x, layer.out, layer.rows, layer.cols);
       elu(layer.out);
       x = layer.out;
     }
     const { conv, delta, logits, result } = this;
-    affine(conv.motionW, conv.motionB, x, delta, s, x.length);
-    affine(conv.contactW, conv.contactB, x, logits, 2, x.length);
+    this.kernel.affine(conv.motionW, conv.motionB, x, delta, s, x.length);
+    this.kernel.affine(conv.contactW, conv.contactB, x, logits, 2, x.length);
     const { output_mean: mean, output_std: std } = this.norms;
     // network.Weights.next_state: the last state plus the change, or the state itself
     for (let i = 0; i < s; i += 1) {
@@ -435,7 +412,7 @@ export class Stepper {
     this.hasIntent = true;
     let x = this.intentNormed;
     for (const layer of this.intentLayers) {
-      affine(layer.w, layer.b, x, layer.out, layer.rows, layer.cols);
+      this.kernel.affine(layer.w, layer.b, x, layer.out, layer.rows, layer.cols);
       elu(layer.out);
       x = layer.out;
     }
@@ -450,7 +427,7 @@ export class Stepper {
     const { g } = this.sizes;
     const { gh } = this;
     const { h, gi } = d;
-    affine(d.wHh, d.bHh, h, gh, 3 * g, g);
+    this.kernel.affine(d.wHh, d.bHh, h, gh, 3 * g, g);
     const base = t * 3 * g;
     for (let u = 0; u < g; u += 1) {
       const r = Math.fround(sigmoid(gi[base + u] + gh[u]));
