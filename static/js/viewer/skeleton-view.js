@@ -86,13 +86,16 @@ export class SkeletonView {
   }
 
   /**
-   * Show or hide the capsule body (built on first use).
+   * Show or hide the capsule body (built on first use). The body of a skeleton drawn
+   * whole is opaque and Lambert-shaded: software WebGL (a machine without a GPU) drew
+   * a translucent, physically shaded one at 30 fps, not 60; a ghost's is translucent.
    * @param {boolean} visible
    */
   showBody(visible) {
     if (visible && !this.body) {
-      const material = new THREE.MeshStandardMaterial({
-        color: this.style.color, roughness: 0.6, transparent: true, opacity: 0.85 * this.style.opacity,
+      const ghost = this.style.opacity < 1;
+      const material = new THREE.MeshLambertMaterial({
+        color: this.style.color, transparent: ghost, opacity: ghost ? 0.85 * this.style.opacity : 1,
       });
       this.body = new CapsuleBody(this.bones, this.parents, this.boneLengths, material);
       this.group.add(this.body.object);

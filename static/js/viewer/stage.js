@@ -38,11 +38,32 @@ function label(text) {
   return sprite;
 }
 
+/** @type {boolean | null} whether WebGL is drawn on the CPU here (asked once) */
+let software = null;
+
+/**
+ * Whether this browser draws WebGL on the CPU (SwiftShader, llvmpipe: a machine or a
+ * browser without a GPU). Multisampling there costs about a frame's budget per
+ * character: the Drive page drew 22–47 % of its frames late with it, 0.2–2.3 % without.
+ */
+export function softwareWebGL() {
+  if (software !== null) return software;
+  const gl = document.createElement("canvas").getContext("webgl2");
+  if (!gl) return (software = false);
+  const info = gl.getExtension("WEBGL_debug_renderer_info");
+  const name = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
+  gl.getExtension("WEBGL_lose_context")?.loseContext();
+  return (software = /swiftshader|llvmpipe|softpipe|software/i.test(name));
+}
+
 export class Stage {
   /** @param {HTMLElement} container the element the canvas fills */
   constructor(container) {
     this.container = container;
-    this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+    // Antialiased where a GPU draws; not where the CPU does (softwareWebGL).
+    const antialias = !softwareWebGL();
+    this.renderer = new THREE.WebGLRenderer({ antialias, preserveDrawingBuffer: true });
+    this.renderer.domElement.dataset.antialias = String(antialias);
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
     container.appendChild(this.renderer.domElement);
     this.scene = new THREE.Scene();
