@@ -28,7 +28,7 @@ from typing import Any
 
 from motioncore import bvh, jsontext
 from motioncore.errors import MotionCoreError
-from motioncore.motornerve import dataset, drive, evaluate, runtime, streams, timeline
+from motioncore.motornerve import dataset, drive, evaluate, streams, timeline
 from motioncore.motornerve.network import SHIPPED_WEIGHTS, Weights
 
 EXIT_OK = 0
@@ -185,13 +185,10 @@ def _evaluate(args: argparse.Namespace) -> int:
     weights = _weights(args.weights)
     recordings = evaluate.held_out(args.data)
 
-    def player(lock_feet: bool) -> Any:
-        return lambda commands: runtime.play(weights, commands, lock_feet=lock_feet).clip
-
-    reference = [r.clip.rotations for r in recordings]
-    players: dict[str, Any] = {"motornerve": player(True)}
+    reference = evaluate.reference(recordings)
+    players: dict[str, Any] = {"motornerve": evaluate.motornerve_player(weights)}
     if args.raw:
-        players["motornerve_raw"] = player(False)
+        players["motornerve_raw"] = evaluate.motornerve_player(weights, lock_feet=False)
     if args.baseline:
         players["motion_matching"] = evaluate.matching_player(evaluate.held_out(args.data, "train"))
     results: dict[str, dict[str, Any]] = {}

@@ -15,7 +15,8 @@ canonical skeleton at 60 Hz, root smoothed, augmented, as states, intents and co
   toes on the ground), then a Savitzky–Golay filter on the root position
   (:data:`ROOT_SMOOTHING_FRAMES`, cubic).
 * **Interaction frames** of a tagged clip: where the body leaves its carriage — the
-  hips drop, or a hand leaves where it is carried (:func:`interaction`).
+  hips drop, or a hand leaves where it is carried — from the onset of that motion to
+  its end, each with one strength (:func:`interaction`).
 * **Augmentation**: mirrored, and played at :data:`SPEEDS` (0.9×, 1.1×); the ±10°
   rotation is applied per training window (:mod:`motioncore.motornerve.train`), since
   a rotation of the whole clip leaves heading-frame features unchanged.
@@ -66,6 +67,12 @@ either side. About 0.3 % of the corpus's frames."""
 GLITCH_MARGIN_FRAMES = 2
 INTERACTION_SMOOTHING_S = 0.25
 """Interaction marks shorter than this are dropped, gaps shorter than it filled."""
+ONSET_FRACTION = 0.25
+"""An interaction starts where the body was last in its carriage: the drop and the reach
+both under this fraction of :data:`HIPS_DROP_M` and :data:`HAND_REACH_M`; it ends where
+they are back under it."""
+ONSET_MOST_S = 1.0
+"""…looking at most this far before a mark and after it."""
 
 USED_CATEGORIES = ("locomotion", "interaction", "other (idle)")
 
@@ -148,10 +155,17 @@ def _cleaned_mask(mask: NDArray[np.bool_], frames: int) -> NDArray[np.bool_]:
 
 def interaction(clip: Clip, face: FloatArray) -> tuple[NDArray[np.bool_], FloatArray]:
     """Interacting frames ``[F]`` of a tagged canonical clip and their strength ``[F]``
-    (0-1): the hips below their standing height (their 90th percentile) by
+    (0-1).
+
+    A mark is where the hips are below their standing height (their 90th percentile) by
     :data:`HIPS_DROP_M`, or a hand :data:`HAND_REACH_M` from its median place relative
-    to the hips in the heading frame; strength is the larger of drop and reach over
-    :data:`STRENGTH_FULL_M`."""
+    to the hips in the heading frame (cleaned by :data:`INTERACTION_SMOOTHING_S`). Each
+    mark is widened to the motion's onset and end (:data:`ONSET_FRACTION`,
+    :data:`ONSET_MOST_S`): marked from its threshold on, a pick-up's label arrived with
+    the hips already 3-13 cm down, so a network never saw "interact" asked of a body
+    still upright, which is what a user's key asks. Its strength is the mark's largest
+    drop or reach over :data:`STRENGTH_FULL_M`, the same over the mark (a user asks
+    for one strength, not one that grows with the bend)."""
     positions = fk.positions(clip)
     hips = positions[:, 0]
     drop = np.percentile(hips[:, 1], 90.0) - hips[:, 1]
@@ -162,9 +176,27 @@ def interaction(clip: Clip, face: FloatArray) -> tuple[NDArray[np.bool_], FloatA
         local = np.stack([ground[:, 0], hand[:, 1], ground[:, 1]], axis=-1)
         reach = np.maximum(reach, np.linalg.norm(local - np.median(local, axis=0), axis=-1))
     raw = (drop >= HIPS_DROP_M) | (reach >= HAND_REACH_M)
-    mask = _cleaned_mask(raw, max(round(INTERACTION_SMOOTHING_S * clip.fps), 1))
-    strength = np.clip(np.maximum(drop, reach) / STRENGTH_FULL_M, 0.0, 1.0)
-    return mask, np.where(mask, strength, 0.0)
+    marked = _cleaned_mask(raw, max(round(INTERACTION_SMOOTHING_S * clip.fps), 1))
+    carried = np.maximum(drop / HIPS_DROP_M, reach / HAND_REACH_M) <= ONSET_FRACTION
+    most = round(ONSET_MOST_S * clip.fps)
+    mask = np.zeros(clip.num_frames, dtype=bool)
+    strength = np.zeros(clip.num_frames)
+    full = np.clip(np.maximum(drop, reach) / STRENGTH_FULL_M, 0.0, 1.0)
+    for start, stop in contacts.segments(marked):
+        first, last = _widened(carried, start, stop, most)
+        mask[first:last] = True
+        strength[first:last] = np.maximum(strength[first:last], full[start:stop].max())
+    return mask, strength
+
+
+def _widened(carried: NDArray[np.bool_], start: int, stop: int, most: int) -> tuple[int, int]:
+    """``(first, last)``: the mark ``[start, stop)`` from the last ``carried`` frame
+    before it to the first after it, at most ``most`` frames either side."""
+    before = np.flatnonzero(carried[max(start - most, 0) : start])
+    first = max(start - most, 0) + int(before[-1]) if before.size else max(start - most, 0)
+    after = np.flatnonzero(carried[stop : stop + most])
+    last = stop + int(after[0]) + 1 if after.size else min(stop + most, carried.size)
+    return first, last
 
 
 @dataclass(frozen=True)
@@ -188,15 +220,30 @@ def sequence(name: str, clip: Clip, interact: bool) -> Sequence:
     return Sequence(name, states, intents, feet)
 
 
-def glitch_free(whole: Sequence, fps: float = state.FPS) -> list[Sequence]:
-    """The pieces of ``whole`` between glitches (:data:`GLITCH_DEGPS`), named
-    ``<name>/<first frame>`` when it had to be cut."""
+def glitched(whole: Sequence, fps: float = state.FPS) -> NDArray[np.bool_]:
+    """``[F]`` the frames of ``whole`` at a glitch (:data:`GLITCH_DEGPS`), with
+    :data:`GLITCH_MARGIN_FRAMES` either side."""
     q = state.joint_rotations(whole.states)
     turn = 2.0 * np.arccos(np.clip(np.abs(np.sum(q[1:] * q[:-1], axis=-1)), 0.0, 1.0))
     glitch = np.degrees(turn).max(axis=-1) * fps > GLITCH_DEGPS
     bad = np.zeros(len(whole.states), dtype=bool)
     for frame in np.flatnonzero(glitch):
         bad[max(frame - GLITCH_MARGIN_FRAMES + 1, 0) : frame + GLITCH_MARGIN_FRAMES + 1] = True
+    return bad
+
+
+def clean_start(whole: Sequence, fps: float = state.FPS) -> int:
+    """The first frame of ``whole`` past the glitches it opens with (0 when it opens
+    clean): the cgspeed releases of CMU open on a rest-pose frame, 3,000-7,500 °/s away
+    from the next one."""
+    clean = np.flatnonzero(~glitched(whole, fps))
+    return int(clean[0]) if clean.size else 0
+
+
+def glitch_free(whole: Sequence, fps: float = state.FPS) -> list[Sequence]:
+    """The pieces of ``whole`` between glitches (:func:`glitched`), named
+    ``<name>/<first frame>`` when it had to be cut."""
+    bad = glitched(whole, fps)
     if not bad.any():
         return [whole]
     return [

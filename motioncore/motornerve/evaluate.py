@@ -2,9 +2,16 @@
 on scripted command streams and on held-out clips, with :mod:`motioncore.measures`
 only (nothing here shares code or thresholds with what it grades).
 
-A *player* maps world commands ``[F, 12]`` (60 Hz) to a canonical clip of ``F``
-frames starting at the origin facing +Z; it must be deterministic and causal (a
-frame depends on the commands up to it), so that playing a prefix gives the prefix.
+A *player* maps world commands ``[F, 12]`` (60 Hz) and an optional *opening* (the
+recorded frames a play continues from: :attr:`motioncore.motornerve.streams.Stream.opening`)
+to a canonical clip of ``F`` frames starting at the origin facing +Z; it must be
+deterministic and causal (a frame depends on the commands up to it), so that playing a
+prefix gives the prefix. Scripted streams have no opening: a player starts from its
+own standing pose. A held-out clip is played on from its own first half second (the
+network's history, :data:`OPENING_FRAMES`), driven by its recorded intents from there,
+and compared with the mocap that follows (:func:`reference`): the recorded performers
+stand and hold their arms in their own ways, which no start pose shared by every stream
+could match, and a history frozen on one frame of a walk is none the network ever saw.
 
 Per stream:
 
@@ -36,12 +43,14 @@ from numpy.typing import NDArray
 
 from motioncore import measures
 from motioncore.clip import Clip
+from motioncore.motornerve import state
 from motioncore.motornerve import streams as streams_mod
+from motioncore.motornerve.network import HISTORY, Weights
 from motioncore.pfnn.dataset import JOINTS
 from motioncore.skeleton import canonical
 
 FloatArray = NDArray[np.float64]
-Player = Callable[[FloatArray], Clip]
+Player = Callable[[FloatArray, Clip | None], Clip]
 
 REACTION_WINDOW_S = 1.0
 ANSWERED_M = 0.10
@@ -105,7 +114,7 @@ def _reactions(
     reactions: list[int | None] = []
     answered: list[bool] = []
     for event in stream.events:
-        unchanged = player(_counterfactual(stream, event))
+        unchanged = player(_counterfactual(stream, event), stream.opening)
         changed = played.with_arrays(
             played.rotations[: unchanged.num_frames], played.translations[: unchanged.num_frames]
         )
@@ -158,7 +167,7 @@ def evaluate(
     for stream in streams:
         if progress is not None:
             progress(stream.name)
-        played = player(stream.commands)
+        played = player(stream.commands, stream.opening)
         results.append(measure_stream(player, stream, played))
         played_rotations.append(played.rotations)
     kl = measures.rotation_kl(reference, played_rotations, KL_JOINTS)
@@ -225,8 +234,10 @@ class Recording:
 
 def held_out(data_dir: Path, split: str = "test") -> list[Recording]:
     """The corpus clips of ``split`` (by take, as :func:`motioncore.motornerve.dataset.build`
-    assigns them), as recorded (not mirrored, not sped up)."""
-    from motioncore.motornerve import dataset, state
+    assigns them), as recorded (not mirrored, not sped up), from their first frame past
+    the glitches a take opens with (:func:`motioncore.motornerve.dataset.clean_start`: a
+    rest pose before the motion is no pose to play on from, nor mocap to compare with)."""
+    from motioncore.motornerve import dataset
     from motioncore.pfnn.dataset import assign_splits
 
     sources, _ = dataset.corpus_sources(data_dir)
@@ -235,27 +246,69 @@ def held_out(data_dir: Path, split: str = "test") -> list[Recording]:
     for source in sources:
         if splits[source.take] != split:
             continue
-        clip = dataset.prepare(source.clip)
+        prepared = dataset.prepare(source.clip)
+        first = dataset.clean_start(dataset.sequence(source.path, prepared, source.interact))
+        clip = prepared.with_arrays(prepared.rotations[first:], prepared.translations[first:])
         recorded = dataset.sequence(source.path, clip, source.interact)
         out.append(Recording(source.path, clip, recorded.intents, state.facing(clip)))
     return out
 
 
+OPENING_FRAMES = state.STEP_FRAMES * (HISTORY - 1) + 1
+"""The recorded frames (60 Hz) a held-out play is given: the network's whole history
+at 30 Hz; the play's first frame is the last of them."""
+
+
 def recording_streams(recordings: Sequence[Recording]) -> list[streams_mod.Stream]:
-    """Each recording as the stream of its own commands."""
-    return [streams_mod.of_recording(r.name, r.intents, r.facing) for r in recordings]
+    """Each recording (of more than :data:`OPENING_FRAMES` frames) as the stream of its
+    own commands after its opening, with the opening."""
+    last = OPENING_FRAMES - 1
+    return [
+        streams_mod.of_recording(
+            r.name,
+            r.intents[last:],
+            r.facing[last:],
+            r.clip.with_arrays(
+                r.clip.rotations[:OPENING_FRAMES], r.clip.translations[:OPENING_FRAMES]
+            ),
+        )
+        for r in recordings
+        if r.clip.num_frames > OPENING_FRAMES
+    ]
+
+
+def reference(recordings: Sequence[Recording]) -> list[FloatArray]:
+    """The mocap rotations ``[F, J, 4]`` the held-out plays are compared with: each
+    recording from its opening's last frame on (what its stream plays)."""
+    last = OPENING_FRAMES - 1
+    return [r.clip.rotations[last:] for r in recordings if r.clip.num_frames > OPENING_FRAMES]
+
+
+def motornerve_player(weights: Weights, *, lock_feet: bool = True) -> Player:
+    """MotorNerve as a player (:func:`motioncore.motornerve.runtime.play`, its feet
+    locked unless ``lock_feet`` is false): from the weights' standing state, or with the
+    opening's states at 30 Hz as its history (the play's first frame its last)."""
+    from motioncore.motornerve import runtime
+
+    def play(commands: FloatArray, opening: Clip | None) -> Clip:
+        start = None if opening is None else state.encode(opening)[0][:: state.STEP_FRAMES]
+        return runtime.play(weights, commands, start, lock_feet=lock_feet).clip
+
+    return play
 
 
 def matching_player(recordings: Sequence[Recording]) -> Player:
     """The motion-matching baseline (:mod:`motioncore.motornerve.matching`) as a player:
     its database is ``recordings`` (the training clips, as recorded), and it reads the
-    world commands in the character's heading frame, as MotorNerve's runtime does."""
+    world commands in the character's heading frame, as MotorNerve's runtime does; given
+    an opening, it starts on the database frame nearest its last pose."""
     from motioncore.motornerve import matching
     from motioncore.motornerve.motion_database import Database
 
     database = Database.build([(r.name, r.clip, r.intents) for r in recordings])
 
-    def play(commands: FloatArray) -> Clip:
-        return matching.drive(database, commands, world=True)
+    def play(commands: FloatArray, opening: Clip | None) -> Clip:
+        start = None if opening is None else matching.nearest_pose(database, opening)
+        return matching.drive(database, commands, world=True, start=start)
 
     return play

@@ -8,7 +8,9 @@ foot drift and dip under the floor; this pass fixes both on the 60 Hz frames it 
 given, reading only the frames up to the current one (the live page runs the same pass,
 ``static/js/motornerve/foot-lock.js``):
 
-* a foot whose probability rises to :data:`LOCK_ON` is held by its *pivot*, the lowest
+* a foot whose probability rises to :data:`LOCK_ON`, or past :data:`LOCK_OFF` while the
+  network puts a sole point within :data:`TOUCH_M` of the floor (a foot landing toe
+  first slid 4 cm a step before the head called it planted), is held by its *pivot*, the lowest
   of its sole points (heel, ball, tip): the pivot stays where it landed on the ground
   while the foot turns about it as the network turns it (heel strike, flat foot, heel
   off); when another sole point comes :data:`PIVOT_SWITCH_M` lower, it becomes the
@@ -55,6 +57,9 @@ REACH_SHARE = 0.99
 """A held ankle farther from the hip than this share of the leg lets go."""
 UNLOCK_M = 0.25
 """A held ankle this far (on the ground) from the network's lets go."""
+TOUCH_M = 0.01
+"""A foot whose probability is past :data:`LOCK_OFF` is held, without waiting for
+:data:`LOCK_ON`, once the network puts a sole point this near the floor."""
 PIVOT_SWITCH_M = 0.005
 """A sole point this much lower than the pivot becomes the pivot."""
 POLE_M = 0.1
@@ -197,7 +202,9 @@ def _foot_target(
     ankle, sole = pose.ankle, pose.sole
     free = ankle if foot.offset is None else ankle + _ease(foot.fade) * foot.offset
     free = _above_floor(free, pose, floor_m)
-    if not foot.held and probability >= LOCK_ON and not (foot.waiting and foot.offset is not None):
+    landing = probability >= LOCK_OFF and float(sole[:, 1].min()) + drop - floor_m < TOUCH_M
+    engage = probability >= LOCK_ON or landing
+    if not foot.held and engage and not (foot.waiting and foot.offset is not None):
         foot.held, foot.offset = True, None
         foot.pivot = int(np.argmin(sole[:, 1]))
         foot.anchor = sole[foot.pivot] + (free - ankle)
@@ -321,6 +328,7 @@ def browser_config(skeleton: Skeleton, roles: JointRoles) -> dict[str, Any]:
         "REACH_SHARE": REACH_SHARE,
         "PIVOT_SWITCH_M": PIVOT_SWITCH_M,
         "UNLOCK_M": UNLOCK_M,
+        "TOUCH_M": TOUCH_M,
         "POLE_M": POLE_M,
         "MAX_DROP_M": MAX_DROP_M,
         "DROP_RECOVER_MPS": DROP_RECOVER_MPS,

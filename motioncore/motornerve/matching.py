@@ -194,6 +194,19 @@ def _start(db: Database, want: FloatArray, start: int | None) -> _Character:
     return ch
 
 
+def nearest_pose(database: Database, opening: Clip) -> int:
+    """The candidate frame of ``database`` whose pose is nearest the last frame of the
+    canonical ``opening`` (the sum over joints of the angle between local rotations, the
+    hips' taken relative to the heading frame): where the baseline starts to continue
+    a recording."""
+    rotations = opening.rotations[-1].copy()
+    face = state.facing(opening)[-1]
+    rotations[0] = quat.mul(quat.conjugate(yaw(np.asarray(face))), rotations[0])
+    poses = database.poses.rotations[database.candidates]
+    apart = quat.angle_between(poses, rotations[None]).sum(axis=-1)
+    return int(database.candidates[np.argmin(apart)])
+
+
 def drive(
     database: Database,
     intents: FloatArray,

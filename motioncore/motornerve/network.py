@@ -41,7 +41,7 @@ Array32 = NDArray[np.float32]
 
 HISTORY = 15
 """States the pose encoder reads (0.5 s at 30 Hz; seed 001 §3.2: the past 15 frames)."""
-SHIPPED_WEIGHTS = Path(__file__).resolve().parent / "weights" / "motornerve-v1.npz"
+SHIPPED_WEIGHTS = Path(__file__).resolve().parent / "weights" / "motornerve-v2.npz"
 """The shipped weights (permissive corpus clips only; ``weights/DATA_CARD.md``)."""
 
 

@@ -149,7 +149,10 @@ class Step:
 class Controller:
     """One character driven step by step (30 Hz) by world commands
     (:func:`motioncore.motornerve.intent.localise`); it keeps its own root on the
-    ground (``ground`` m, ``facing`` rad), starting at the origin facing +Z."""
+    ground (``ground`` m, ``facing`` rad), starting at the origin facing +Z. ``start``:
+    a state ``[S]`` held for the whole history (default :func:`start_state`), or past
+    states ``[H, S]`` at 30 Hz, oldest first (fewer than the network's history: the
+    oldest held before them)."""
 
     weights: Weights
     start: FloatArray | None = None
@@ -162,8 +165,10 @@ class Controller:
 
     def __post_init__(self) -> None:
         self.stepper = Stepper(self.weights)
-        first = start_state(self.weights) if self.start is None else self.start
-        self.stepper.fill(first)
+        history = np.atleast_2d(start_state(self.weights) if self.start is None else self.start)
+        self.stepper.fill(history[0])
+        for past in history[1:]:
+            self.stepper.push(past)
         self.last_intent = intent.make(np.zeros(2), 0.0, 0.0, 0)
 
     @property
@@ -241,7 +246,8 @@ def play(
     lock_feet: bool = True,
 ) -> Played:
     """Play world ``commands [F, 12]`` (60 Hz; :func:`motioncore.motornerve.intent.command`)
-    from ``start`` (a standing state by default) at the origin facing +Z; the clip has
+    from ``start`` (:class:`Controller`'s: a standing state by default, or a recorded
+    history whose last state the clip's first frame shows) at the origin facing +Z; the clip has
     ``F`` frames, its feet locked by the contact head
     (:func:`motioncore.motornerve.foot_lock.lock`) unless ``lock_feet`` is false.
     ``progress(fraction)`` every :data:`PROGRESS_STEPS` steps."""

@@ -2,8 +2,10 @@
 of 45, 90 and 180 degrees, walk → run → walk, stop → go, a long steady walk (drift) and
 a row of interaction triggers at varying intervals.
 
-A stream is world commands ``[F, 12]`` at 60 Hz (:func:`motioncore.motornerve.intent.command`)
-and its *events*: the frames where the command changes, with the command before (what
+A stream is world commands ``[F, 12]`` at 60 Hz (:func:`motioncore.motornerve.intent.command`),
+optionally the recorded *opening* a play continues from (a held-out clip's first frames;
+a scripted stream has none and a player starts from its own standing pose), and its
+*events*: the frames where the command changes, with the command before (what
 a counterfactual play keeps) and the change of commanded ground velocity (world (x, z),
 m/s; ``None`` for a pose command such as an interaction). Every stream starts with a
 second standing still.
@@ -16,6 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
+from motioncore.clip import Clip
 from motioncore.motornerve import intent, state
 
 FloatArray = NDArray[np.float64]
@@ -40,6 +43,7 @@ class Stream:
     name: str
     commands: FloatArray
     events: tuple[Event, ...] = field(default=())
+    opening: Clip | None = None
 
 
 def _velocity(command: FloatArray) -> FloatArray:
@@ -128,13 +132,16 @@ def scripted(interaction_count: int = 50) -> list[Stream]:
     ]
 
 
-def of_recording(name: str, intents: FloatArray, face: FloatArray) -> Stream:
+def of_recording(
+    name: str, intents: FloatArray, face: FloatArray, opening: Clip | None = None
+) -> Stream:
     """The world commands of a recording: its own intents ``[F, 12]`` (60 Hz) turned
     into the world by its facing ``face [F]`` (radians, relative to its first frame's,
-    since a play starts facing +Z): a held-out clip driven by what it did."""
+    since a play starts facing +Z): a held-out clip driven by what it did, from its
+    own ``opening`` frames when given."""
     face = face - face[0]
     commands = intents.copy()
     commands[:, intent.DIRECTION] = intent.to_world(intents[:, intent.DIRECTION], face)
     wanted = face + np.arctan2(intents[:, 3], intents[:, 4])
     commands[:, intent.FACING] = np.stack([np.sin(wanted), np.cos(wanted)], axis=-1)
-    return Stream(name, commands)
+    return Stream(name, commands, opening=opening)

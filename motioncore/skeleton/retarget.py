@@ -99,9 +99,7 @@ def secondaries(points: Mapping[str, FloatArray], scale: float) -> dict[str, Flo
     out = {
         "hips_left": hips_left,
         "hips_up": unit(
-            points["hips"]
-            - 0.5 * (points["left_upper_leg"] + points["right_upper_leg"])
-            + PELVIS_BLEND_M * scale * unit(points["spine"] - points["hips"])
+            pelvis_lift(points) + PELVIS_BLEND_M * scale * unit(points["spine"] - points["hips"])
         ),
         "shoulders_left": shoulders_left,
         "body_left": body_left,
@@ -114,7 +112,31 @@ def secondaries(points: Mapping[str, FloatArray], scale: float) -> dict[str, Flo
         toe = points[f"{s}_toe"] - points[f"{s}_foot"]
         foot_forward = unit(toe - np.sum(toe * body_up, axis=-1, keepdims=True) * body_up)
         knee = _off_line(points[f"{s}_upper_leg"], points[f"{s}_foot"], points[f"{s}_lower_leg"])
-        out[f"{s}_leg_bend"] = unit(knee + blend * foot_forward)
+        out[f"{s}_leg_bend"] = unit(_ahead(knee, foot_forward, blend) + blend * foot_forward)
+    return out
+
+
+def pelvis_lift(points: Mapping[str, FloatArray]) -> FloatArray:
+    """``[F, 3]`` the hips joint less the midpoint of the hip joints: the pelvis's own
+    up, which tilts it; zero for a rig whose hips joint sits below that midpoint on
+    average (the Daz release of CMU roots its legs at buttock joints above the hips),
+    where the vector says nothing about the pelvis's tilt and flipped it over."""
+    lift = points["hips"] - 0.5 * (points["left_upper_leg"] + points["right_upper_leg"])
+    upward = float(np.mean(np.sum(lift * unit(points["chest"] - points["hips"]), axis=-1)))
+    return lift if upward > 0.0 else np.zeros_like(lift)
+
+
+def _ahead(knee: FloatArray, forward: FloatArray, blend: float) -> FloatArray:
+    """A knee's offset from its hip-ankle line ``[F, 3]`` with a part a little behind the
+    line along the foot's ``forward`` (an overstretched, locked knee) mirrored to the
+    front: otherwise those few centimetres cancel the foot's forward (``blend`` of it)
+    and leave the thigh's twist to the knee's sideways wobble (up to 100° on ReActIdle's
+    standing takes). The mirrored part is all of it up to ``blend`` behind and fades
+    out by twice that: a knee further behind the foot's forward is a bent one whose
+    foot points back (a running stride's swing) and keeps its own direction."""
+    behind = np.maximum(-np.sum(knee * forward, axis=-1, keepdims=True), 0.0)
+    mirrored = np.where(behind <= blend, behind, np.maximum(2.0 * blend - behind, 0.0))
+    out: FloatArray = knee + 2.0 * mirrored * forward
     return out
 
 

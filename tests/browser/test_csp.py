@@ -125,7 +125,7 @@ def ship_fixture_weights(monkeypatch: Any, tmp_path: Path) -> None:
     (tests/fixtures/motornerve/): the Drive page then runs it and draws the character."""
     fixture = Path(__file__).resolve().parents[1] / "fixtures" / "motornerve"
     manifest = json.loads((fixture / "network.json").read_text())
-    path = tmp_path / "motornerve-v1.npz"
+    path = tmp_path / "motornerve-v2.npz"
     packed.unpack(manifest, (fixture / "network.bin").read_bytes()).save(path)
     monkeypatch.setattr(network, "SHIPPED_WEIGHTS", path)
 

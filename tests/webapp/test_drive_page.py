@@ -65,7 +65,7 @@ def assert_same_weights(a: network.Weights, b: network.Weights) -> None:
 @pytest.fixture
 def no_shipped(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     """The shipped weights' file points where there is none."""
-    path = tmp_path / "weights" / "motornerve-v1.npz"
+    path = tmp_path / "weights" / "motornerve-v2.npz"
     monkeypatch.setattr(network, "SHIPPED_WEIGHTS", path)
     return path
 

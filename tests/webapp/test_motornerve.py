@@ -86,7 +86,7 @@ def test_a_drive_plays_the_timeline_on_the_clip_rig_with_measures_and_downloads(
     viewer = json.loads(_content(client.get(detail["downloads"]["viewer.json"])))
     assert viewer["frames"] == frames
     report = json.loads(_content(client.get(detail["downloads"]["report.json"])))
-    assert report["weights"] == "motornerve-v1.npz"
+    assert report["weights"] == "motornerve-v2.npz"
 
 
 @pytest.mark.parametrize(

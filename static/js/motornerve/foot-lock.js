@@ -26,6 +26,7 @@
  * @property {number} REACH_SHARE
  * @property {number} PIVOT_SWITCH_M
  * @property {number} UNLOCK_M
+ * @property {number} TOUCH_M
  * @property {number} POLE_M
  * @property {number} MAX_DROP_M
  * @property {number} DROP_RECOVER_MPS
@@ -183,7 +184,10 @@ export class FootLock {
     for (let k = 0; k < 3; k += 1) free[k] = positions[a + k] + (foot.hasOffset ? share * foot.offset[k] : 0);
     const sole = this.solePoints(positions, rotations, leg);
     this.aboveFloor(free, positions[a + 1], sole);
-    if (!foot.held && probability >= this.config.LOCK_ON && !(foot.waiting && foot.hasOffset)) {
+    // foot_lock._foot_target's engage: planted, or landing (past LOCK_OFF with a sole point at the floor)
+    const touching = sole[3 * lowestPoint(sole) + 1] + this.drop - this.floor < this.config.TOUCH_M;
+    const engage = probability >= this.config.LOCK_ON || (probability >= this.config.LOCK_OFF && touching);
+    if (!foot.held && engage && !(foot.waiting && foot.hasOffset)) {
       foot.held = true;
       foot.hasOffset = false;
       foot.pivot = lowestPoint(sole);

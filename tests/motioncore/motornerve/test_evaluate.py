@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from motioncore import bvh
+from motioncore import bvh, quat
 from motioncore.clip import Clip
-from motioncore.motornerve import dataset, evaluate, state, streams
+from motioncore.motornerve import dataset, evaluate, network, state, streams
 from motioncore.skeleton import extremities
 
 CLIPS = (
@@ -37,7 +37,7 @@ def recordings(shared_data: Path) -> list[evaluate.Recording]:
 def _deaf(recording: evaluate.Recording) -> evaluate.Player:
     """Replays the idle recording from its start whatever the commands (looped)."""
 
-    def play(commands: np.ndarray) -> Clip:
+    def play(commands: np.ndarray, opening: Clip | None) -> Clip:
         clip = recording.clip
         frames = np.arange(len(commands)) % clip.num_frames
         return clip.with_arrays(clip.rotations[frames], clip.translations[frames])
@@ -64,3 +64,28 @@ def test_a_player_that_answers_reacts_and_one_that_does_not_never_does(
     assert go.mean_speed_mps > 0.4
     assert deaf.streams[0].mean_speed_mps < 0.2
     assert answering.as_dict()["targets"] == evaluate.TARGETS
+
+
+def test_a_held_out_play_continues_from_the_recordings_own_first_frame(
+    recordings: list[evaluate.Recording],
+) -> None:
+    """Both players, given a recording's opening, play on from its last pose: MotorNerve
+    with the opening as its history (the network's own frame, before the foot lock bends
+    its legs), the baseline on the database frame nearest it (here the very frame: the
+    recording is in its database). The held-out mocap compared is what follows."""
+    stream = evaluate.recording_streams(recordings[2:3])[0]
+    opening = stream.opening
+    assert opening is not None and opening.num_frames == evaluate.OPENING_FRAMES
+    commands = stream.commands[:30]
+    weights = network.random_weights(network.Shape(channels=16, gru=8), seed=3)
+    raw = evaluate.motornerve_player(weights, lock_feet=False)
+    for player in (evaluate.matching_player(recordings), raw):
+        first = player(commands, opening).rotations[0]
+        apart = quat.angle_between(first[1:], opening.rotations[-1, 1:])  # below the hips
+        assert np.degrees(apart).max() < 0.01
+    baseline = evaluate.matching_player(recordings)
+    assert not np.allclose(baseline(commands, None).rotations[0], opening.rotations[-1])
+    last = evaluate.OPENING_FRAMES - 1
+    followed = evaluate.reference(recordings[2:3])[0]
+    np.testing.assert_array_equal(followed, recordings[2].clip.rotations[last:])
+    assert len(stream.commands) == len(followed)

@@ -72,6 +72,20 @@ def test_a_skating_walk_is_put_back_on_its_feet(walk: Clip, labels: np.ndarray) 
     assert after < 0.015, (before, after, clean)
 
 
+def test_a_foot_on_the_floor_is_held_before_the_head_is_sure(
+    walk: Clip, labels: np.ndarray
+) -> None:
+    """The contact head rises through 0.5 for the first frames a foot is down (the
+    shipped network: a foot landing toe first slid 4 cm a step before it passed
+    LOCK_ON): a foot past LOCK_OFF with a sole point on the floor is held from then."""
+    skating = _drifting(walk, DRIFT_MPS)
+    unsure = labels.copy()
+    for side in range(2):
+        for start, stop in contacts.segments(labels[:, side] > 0.5):
+            unsure[start : min(start + 12, stop), side] = 0.5
+    assert _skate(foot_lock.lock(skating, unsure, canonical.roles())) < 0.015
+
+
 def test_without_contact_nothing_moves_but_feet_under_the_floor(walk: Clip) -> None:
     free = np.zeros((walk.num_frames, 2))
     out = foot_lock.lock(walk, free, canonical.roles())

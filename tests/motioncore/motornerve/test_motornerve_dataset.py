@@ -10,10 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from motioncore import bvh
+from motioncore import bvh, contacts, fk
 from motioncore.clip import Clip
 from motioncore.errors import MotionCoreError
-from motioncore.motornerve import dataset, intent, state
+from motioncore.motornerve import dataset, evaluate, intent, state
 from motioncore.skeleton import infer
 from support.humanoid import chain_skeleton
 from support.paths import SAMPLE_DIR
@@ -88,6 +88,20 @@ def test_a_glitch_cuts_the_sequence_and_smooth_motion_is_kept(shared_data: Path)
     assert len(whole.states) - cut >= 2 * dataset.GLITCH_MARGIN_FRAMES
 
 
+def test_a_take_that_opens_on_a_rest_pose_starts_after_it(shared_data: Path) -> None:
+    # The Daz release of CMU opens on its rest pose: 2,900 °/s from the next frame.
+    for path, opens_clean in (("cmu-daz-przestr/10_04", False), ("cmu-3dsmax-jinny42/69_06", True)):
+        clip = dataset.prepare(bvh.load(shared_data / f"bvh/{path}.bvh"))
+        whole = dataset.sequence(path, clip, False)
+        first = dataset.clean_start(whole)
+        assert (first == 0) is opens_clean, (path, first)
+        assert not dataset.glitched(whole)[first]
+        assert first < 10  # a frame or two and the margin, not the take
+        evaluated = [r for r in evaluate.held_out(shared_data) if path in r.name]
+        for recording in evaluated:
+            assert recording.clip.num_frames == clip.num_frames - first
+
+
 def test_a_pick_up_marks_interaction_frames_with_strength(shared_data: Path) -> None:
     clip = dataset.prepare(bvh.load(shared_data / "bvh/cmu-3dsmax-jinny42/69_68.bvh"))
     recorded = dataset.sequence("pick", clip, True)
@@ -100,6 +114,14 @@ def test_a_pick_up_marks_interaction_frames_with_strength(shared_data: Path) -> 
     assert not np.any(
         np.argmax(walked.intents[:, intent.ACTION], axis=-1) == intent.ACTIONS.index("interact")
     )
+    # Each pick-up is asked for while the body is still upright, with one strength, and
+    # the body then goes down: the label leads the motion as a user's key does.
+    hips = fk.positions(clip)[:, 0, 1]
+    standing = np.percentile(hips, 90.0)
+    for start, stop in contacts.segments(interacting):
+        assert standing - hips[start] < dataset.ONSET_FRACTION * dataset.HIPS_DROP_M + 0.01
+        assert np.ptp(recorded.intents[start:stop, intent.STRENGTH]) == 0.0
+        assert standing - hips[start:stop].min() > dataset.HIPS_DROP_M
 
 
 def test_augmentation_gives_speeds_and_mirrors(shared_data: Path) -> None:

@@ -1,4 +1,4 @@
-"""The shipped MotorNerve weights (motioncore/motornerve/weights/motornerve-v1.npz): what
+"""The shipped MotorNerve weights (motioncore/motornerve/weights/motornerve-v2.npz): what
 they were trained on, that `motornerve train` reproduces their training, and that their
 own play keeps a body on the floor (measured from the played clip, not from anything the
 network or the runtime computes)."""

@@ -115,3 +115,17 @@ def test_a_play_has_a_frame_per_command_and_keeps_its_limits(small: Weights) -> 
     acceleration = np.abs(np.diff(step)) / state.STEP_S
     assert acceleration.max() <= runtime.MAX_ACCELERATION_MPS2 * 1.001
     assert np.all((played.contacts >= 0.0) & (played.contacts <= 1.0))
+
+
+def test_a_controller_can_start_from_a_recorded_history(small: Weights) -> None:
+    rng = np.random.default_rng(4)
+    standing = runtime.start_state(small)
+    history = standing + 0.01 * rng.standard_normal((5, state.SIZE))
+    controller = runtime.Controller(small, history)
+    np.testing.assert_array_equal(np.stack(controller.stepper.states[-5:]), history)
+    np.testing.assert_array_equal(np.stack(controller.stepper.states[:-5]), [history[0]] * 10)
+    assert len(controller.stepper.states) == HISTORY
+    played = runtime.play(small, np.stack([intent.command((0.0, 1.0), 1.3)] * 4), history)
+    steady = runtime.play(small, np.stack([intent.command((0.0, 1.0), 1.3)] * 4), history[-1])
+    assert not np.allclose(played.raw.rotations[1], steady.raw.rotations[1])  # the past counts
+    np.testing.assert_allclose(played.raw.rotations[0], steady.raw.rotations[0])
