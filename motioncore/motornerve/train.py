@@ -7,9 +7,7 @@
   augmentation: heading-frame features are what a rotation of the world changes).
   Windows are drawn so that each action (of the intent the first step is given) has at
   least :attr:`TrainConfig.min_action_share` of them (:func:`window_probabilities`):
-  the corpus holds 1.1 minutes of interactions and 12 s of running against 15 of
-  walking, and drawn as they come, a network answered "interact" by moving a hand a
-  few centimetres.
+  drawn as they come, interactions would be 6 % of the windows and running under 1 %.
 * **Losses** (weights :data:`LOSS_WEIGHTS`: reconstruction 1.0, velocity 0.3, contact
   0.7): reconstruction = mean squared error of the predicted state (normalised by the
   state deviations); velocity = of the predicted change (normalised by the change
