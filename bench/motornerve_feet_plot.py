@@ -4,10 +4,12 @@ points (heel, ball, tip; ``motioncore.motornerve.foot_lock.sole_points``) are pl
 over four seconds, as the network makes them (dashed) and as the runtime's lock leaves
 them (solid): their heights, the horizontal speed of the slowest of them with the
 contact head's probability, and the heel's forward position (flat while it is held).
+``--side left`` draws the left foot (the shipped v2 lands it toe first).
 
 Needs matplotlib, which the project does not depend on (``pip install matplotlib``):
 
-    .venv/bin/python bench/motornerve_feet_plot.py [-o docs/screenshots/motornerve-feet.png]
+    .venv/bin/python bench/motornerve_feet_plot.py [--side right] \
+        [-o docs/screenshots/motornerve-feet.png]
 """
 
 from __future__ import annotations
@@ -27,21 +29,22 @@ from motioncore.motornerve import foot_lock, network, runtime, streams  # noqa: 
 from motioncore.skeleton import canonical  # noqa: E402
 
 FIRST_S, SECONDS = 10.0, 4.0
-SIDE = 1  # the right foot
 POINTS = ("heel", "ball", "tip")
 
 
-def soles(clip: Clip) -> np.ndarray:
-    """``[F, 3, 3]`` the right foot's sole points of ``clip``."""
+def soles(clip: Clip, side: int) -> np.ndarray:
+    """``[F, 3, 3]`` the sole points of ``clip``'s foot ``side`` (0 left, 1 right)."""
     rotations, positions = fk.forward(clip.rotations, clip.translations, clip.skeleton.parents)
-    leg = foot_lock.legs(clip.skeleton, canonical.roles())[SIDE]
+    leg = foot_lock.legs(clip.skeleton, canonical.roles())[side]
     return foot_lock.sole_points(positions, rotations, leg)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-o", "--output", type=Path, default=Path("motornerve-feet.png"))
+    parser.add_argument("--side", choices=foot_lock.SIDES, default="right")
     args = parser.parse_args()
+    side = foot_lock.SIDES.index(args.side)
     try:
         import matplotlib
 
@@ -57,7 +60,7 @@ def main() -> int:
     t = np.arange(frames.start, frames.stop) / fps
     fig, ax = plt.subplots(3, 1, figsize=(11, 9), sharex=True)
     for label, clip, style in (("network", played.raw, "--"), ("locked", played.clip, "-")):
-        sole = soles(clip)
+        sole = soles(clip, side)
         for i, point in enumerate(POINTS):
             ax[0].plot(t, 100 * sole[frames, i, 1], style, label=f"{label}: {point}")
         speed = np.linalg.norm(np.diff(sole[..., [0, 2]], axis=0), axis=-1) * fps
@@ -70,12 +73,13 @@ def main() -> int:
     ax[1].set_ylim(0.0, 2.0)
     ax[1].legend(fontsize=7, loc="upper left")
     contact = ax[1].twinx()
-    contact.plot(t, played.contacts[frames, SIDE], "k:", lw=0.8)
+    contact.plot(t, played.contacts[frames, side], "k:", lw=0.8)
     contact.set_ylabel("contact head's probability (dotted)")
     ax[2].set_ylabel("forward (z), m")
     ax[2].set_xlabel("time, s")
     ax[2].legend(fontsize=7)
-    fig.suptitle("MotorNerve v1, a straight walk, the right foot: network vs live foot lock")
+    name = network.SHIPPED_WEIGHTS.stem
+    fig.suptitle(f"{name}, a straight walk, the {args.side} foot: network vs live foot lock")
     fig.tight_layout()
     fig.savefig(args.output, dpi=80)
     print(f"wrote {args.output}")
