@@ -16,7 +16,7 @@ canonical skeleton at 60 Hz, root smoothed, augmented, as states, intents and co
   (:data:`ROOT_SMOOTHING_FRAMES`, cubic).
 * **Interaction frames** of a tagged clip: where the body leaves its carriage — the
   hips drop, or a hand leaves where it is carried — from the onset of that motion to
-  its end, each with one strength (:func:`interaction`).
+  its end, each with one strength (:func:`motioncore.motornerve.interaction.labels`).
 * **Augmentation**: mirrored, and played at :data:`SPEEDS` (0.9×, 1.1×); the ±10°
   rotation is applied per training window (:mod:`motioncore.motornerve.train`), since
   a rotation of the whole clip leaves heading-frame features unchanged.
@@ -42,7 +42,7 @@ from scipy.signal import savgol_filter
 from motioncore import contacts, fk
 from motioncore.clean import resample
 from motioncore.clip import Clip
-from motioncore.motornerve import intent, state
+from motioncore.motornerve import intent, interaction, state
 from motioncore.pfnn import dataset as pfnn_data
 from motioncore.skeleton import canonical, extremities
 
@@ -53,27 +53,12 @@ ROOT_SMOOTHING_FRAMES = 9
 the gait's bob)."""
 SPEEDS = (0.9, 1.0, 1.1)
 """Playback speeds of the augmentation (seed 001 §3.1)."""
-HIPS_DROP_M = 0.12
-"""A tagged clip interacts where its hips are this much below their standing height…"""
-HAND_REACH_M = 0.25
-"""…or a hand this far from where the clip carries it (heading frame, from the hips)."""
-STRENGTH_FULL_M = 0.5
-"""The drop or reach that is a full-strength (1.0) interaction."""
 GLITCH_DEGPS = 2500.0
 """A joint turning faster than this between two frames is a capture or retarget
 glitch (a foot's twist flipping as it points down at toe-off, a toe snapping), not
 motion: sequences are cut there (:func:`glitch_free`), :data:`GLITCH_MARGIN_FRAMES`
 either side. About 0.3 % of the corpus's frames."""
 GLITCH_MARGIN_FRAMES = 2
-INTERACTION_SMOOTHING_S = 0.25
-"""Interaction marks shorter than this are dropped, gaps shorter than it filled."""
-ONSET_FRACTION = 0.25
-"""An interaction starts where the body was last in its carriage: the drop and the reach
-both under this fraction of :data:`HIPS_DROP_M` and :data:`HAND_REACH_M`; it ends where
-they are back under it."""
-ONSET_MOST_S = 1.0
-"""…looking at most this far before a mark and after it."""
-
 USED_CATEGORIES = ("locomotion", "interaction", "other (idle)")
 
 
@@ -149,56 +134,6 @@ def at_speed(clip: Clip, factor: float) -> Clip:
     return resample.resample(clip.with_arrays(fps=clip.fps * factor), clip.fps)
 
 
-def _cleaned_mask(mask: NDArray[np.bool_], frames: int) -> NDArray[np.bool_]:
-    return contacts.drop_short(contacts.fill_gaps(mask, frames), frames)
-
-
-def interaction(clip: Clip, face: FloatArray) -> tuple[NDArray[np.bool_], FloatArray]:
-    """Interacting frames ``[F]`` of a tagged canonical clip and their strength ``[F]``
-    (0-1).
-
-    A mark is where the hips are below their standing height (their 90th percentile) by
-    :data:`HIPS_DROP_M`, or a hand :data:`HAND_REACH_M` from its median place relative
-    to the hips in the heading frame (cleaned by :data:`INTERACTION_SMOOTHING_S`). Each
-    mark is widened to the motion's onset and end (:data:`ONSET_FRACTION`,
-    :data:`ONSET_MOST_S`): marked from its threshold on, a pick-up's label arrived with
-    the hips already 3-13 cm down, so a network never saw "interact" asked of a body
-    still upright, which is what a user's key asks. Its strength is the mark's largest
-    drop or reach over :data:`STRENGTH_FULL_M`, the same over the mark (a user asks
-    for one strength, not one that grows with the bend)."""
-    positions = fk.positions(clip)
-    hips = positions[:, 0]
-    drop = np.percentile(hips[:, 1], 90.0) - hips[:, 1]
-    reach = np.zeros(clip.num_frames)
-    for side in ("left", "right"):
-        hand = positions[:, canonical.JOINT_OF_ROLE[f"{side}_hand"]] - hips
-        ground = state.rotate_ground(hand[:, [0, 2]], -face)
-        local = np.stack([ground[:, 0], hand[:, 1], ground[:, 1]], axis=-1)
-        reach = np.maximum(reach, np.linalg.norm(local - np.median(local, axis=0), axis=-1))
-    raw = (drop >= HIPS_DROP_M) | (reach >= HAND_REACH_M)
-    marked = _cleaned_mask(raw, max(round(INTERACTION_SMOOTHING_S * clip.fps), 1))
-    carried = np.maximum(drop / HIPS_DROP_M, reach / HAND_REACH_M) <= ONSET_FRACTION
-    most = round(ONSET_MOST_S * clip.fps)
-    mask = np.zeros(clip.num_frames, dtype=bool)
-    strength = np.zeros(clip.num_frames)
-    full = np.clip(np.maximum(drop, reach) / STRENGTH_FULL_M, 0.0, 1.0)
-    for start, stop in contacts.segments(marked):
-        first, last = _widened(carried, start, stop, most)
-        mask[first:last] = True
-        strength[first:last] = np.maximum(strength[first:last], full[start:stop].max())
-    return mask, strength
-
-
-def _widened(carried: NDArray[np.bool_], start: int, stop: int, most: int) -> tuple[int, int]:
-    """``(first, last)``: the mark ``[start, stop)`` from the last ``carried`` frame
-    before it to the first after it, at most ``most`` frames either side."""
-    before = np.flatnonzero(carried[max(start - most, 0) : start])
-    first = max(start - most, 0) + int(before[-1]) if before.size else max(start - most, 0)
-    after = np.flatnonzero(carried[stop : stop + most])
-    last = stop + int(after[0]) + 1 if after.size else min(stop + most, carried.size)
-    return first, last
-
-
 @dataclass(frozen=True)
 class Sequence:
     """One prepared variant of a clip (60 Hz): states, intents, contacts."""
@@ -213,7 +148,7 @@ def sequence(name: str, clip: Clip, interact: bool) -> Sequence:
     """The :class:`Sequence` of a prepared canonical clip."""
     states, face = state.encode(clip)
     ground = fk.positions(clip)[:, 0][:, [0, 2]]
-    mask, strength = interaction(clip, face) if interact else (None, None)
+    mask, strength = interaction.labels(clip, face) if interact else (None, None)
     intents = intent.from_motion(ground, face, clip.fps, mask, strength)
     found = {f.side: f.contact for f in contacts.detect(clip, canonical.roles()).feet}
     feet = np.stack([found["left"], found["right"]], axis=-1).astype(np.float64)

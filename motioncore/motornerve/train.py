@@ -1,13 +1,14 @@
 """Training MotorNerve with torch (seed 001 §2.3, §3.3).
 
-* **Windows**: a training window is :data:`~motioncore.motornerve.network.HISTORY`
-  states at 30 Hz (every other 60 Hz frame) and the next ``rollout`` states; the
-  intent of each step is the one at the frame it predicts from. Each window's heading
-  frame is turned by a random angle within ±:data:`ROTATION_DEG` (the seed's rotation
-  augmentation: heading-frame features are what a rotation of the world changes).
-  Windows are drawn so that each action (of the intent the first step is given) has at
-  least :attr:`TrainConfig.min_action_share` of them (:func:`window_probabilities`):
-  drawn as they come, interactions would be 6 % of the windows and running under 1 %.
+* **Windows** (:mod:`motioncore.motornerve.windows`): a training window is
+  :data:`~motioncore.motornerve.network.HISTORY` states at 30 Hz (every other 60 Hz
+  frame) and the next ``rollout`` states; the intent of each step is the one at the
+  frame it predicts from. Each window's heading frame is turned by a random angle within
+  ±:data:`ROTATION_DEG` (the seed's rotation augmentation: heading-frame features are
+  what a rotation of the world changes). Windows are drawn so that each action (of the
+  intent the first step is given) has at least :attr:`TrainConfig.min_action_share` of
+  them (:func:`~motioncore.motornerve.windows.probabilities`): drawn as they come,
+  interactions would be 6 % of the windows and running under 1 %.
 * **Losses** (weights :data:`LOSS_WEIGHTS`: reconstruction 1.0, velocity 0.3, contact
   0.7): reconstruction = mean squared error of the predicted state (normalised by the
   state deviations); velocity = of the predicted change (normalised by the change
@@ -45,12 +46,10 @@ import numpy as np
 import torch
 from numpy.typing import NDArray
 
-from motioncore import quat
-from motioncore.motornerve import intent, state
+from motioncore.motornerve import intent, state, windows
 from motioncore.motornerve.contact_loss import LegKinematics, foot_speed_sq
 from motioncore.motornerve.dataset import Dataset
 from motioncore.motornerve.network import HISTORY, Shape, Weights
-from motioncore.skeleton.facing import yaw
 
 ROTATION_DEG = 10.0
 LOSS_WEIGHTS = {"reconstruction": 1.0, "velocity": 0.3, "contact": 0.7}
@@ -125,66 +124,15 @@ class MotorNerve(torch.nn.Module):
 Progress = Callable[[int, dict[str, float]], None]
 
 
-def window_starts(data: Dataset, split: str, steps: int) -> NDArray[np.int64]:
-    """Every 60 Hz frame that starts a window of ``HISTORY + steps`` states inside one
-    sequence of ``split``."""
-    span = state.STEP_FRAMES * (HISTORY + steps - 1)
-    out = [
-        np.arange(data.starts[i], data.starts[i + 1] - span)
-        for i in data.sequences(split)
-        if data.starts[i + 1] - data.starts[i] > span
-    ]
-    return np.concatenate(out).astype(np.int64) if out else np.zeros(0, np.int64)
-
-
-def window_probabilities(
-    data: Dataset, starts: NDArray[np.int64], min_share: float
-) -> NDArray[np.float64]:
-    """``[N]`` the probability of drawing each window of ``starts``: the windows of an
-    action (of the intent its first step is given, :data:`motioncore.motornerve.intent.ACTIONS`)
-    share its part of the draws equally; an action the data has gets at least
-    ``min_share`` (interactions and running are rare), the others theirs scaled down
-    to make room."""
-    first = starts + state.STEP_FRAMES * (HISTORY - 1)
-    kinds = np.argmax(data.intents[first, intent.ACTION], axis=-1)
-    counts = np.bincount(kinds, minlength=len(intent.ACTIONS)).astype(np.float64)
-    natural = counts / counts.sum()
-    lifted = (counts > 0) & (natural < min_share)
-    rest = (counts > 0) & ~lifted
-    share = np.where(lifted, min_share, 0.0)
-    room = max(1.0 - float(share.sum()), 0.0)
-    share[rest] = natural[rest] / natural[rest].sum() * room if rest.any() else 0.0
-    share /= share.sum()
-    out: NDArray[np.float64] = share[kinds] / counts[kinds]
-    return out
-
-
-def _augment(
-    states: NDArray[np.float64], intents: NDArray[np.float64], angle: NDArray[np.float64]
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Windows ``[B, T, …]`` with their heading frame turned by ``angle [B]`` radians."""
-    states, intents = states.copy(), intents.copy()
-    b, t = states.shape[:2]
-    turn = np.broadcast_to(angle[:, None], (b, t))
-    back = quat.conjugate(yaw(turn))
-    for column in (slice(0, 3), slice(3, 6)):  # the hips' 6-D rotation: two world vectors
-        states[..., column] = quat.rotate(back, states[..., column])
-    states[..., state.VELOCITY] = state.rotate_ground(states[..., state.VELOCITY], -turn)
-    intents[..., intent.DIRECTION] = state.rotate_ground(intents[..., intent.DIRECTION], -turn)
-    facing = np.arctan2(intents[..., 3], intents[..., 4]) - turn
-    intents[..., intent.FACING] = np.stack([np.sin(facing), np.cos(facing)], axis=-1)
-    return states, intents
-
-
 class _Trainer:
     def __init__(self, data: Dataset, config: TrainConfig) -> None:
         self.data, self.config = data, config
-        train_starts = window_starts(data, "train", config.rollout)
+        train_starts = windows.starts(data, "train", config.rollout)
         if train_starts.size == 0:
             raise ValueError("no training window: the training clips are too short")
         self.train_starts = train_starts
-        self.train_p = window_probabilities(data, train_starts, config.min_action_share)
-        self.validation_starts = window_starts(data, "validation", config.rollout)
+        self.train_p = windows.probabilities(data, train_starts, config.min_action_share)
+        self.validation_starts = windows.starts(data, "validation", config.rollout)
         step = state.STEP_FRAMES
         following = (
             data.states[train_starts + step * HISTORY]
@@ -227,7 +175,7 @@ class _Trainer:
         intents = self.data.intents[frames]
         if rng is not None:
             angle = np.radians(rng.uniform(-ROTATION_DEG, ROTATION_DEG, len(starts)))
-            states, intents = _augment(states, intents, angle)
+            states, intents = windows.turned(states, intents, angle)
         feet = self.data.contacts[frames]
         s, i, f = (torch.tensor(a, dtype=torch.float32) for a in (states, intents, feet))
         return s, i, f

@@ -13,7 +13,7 @@ import pytest
 from motioncore import bvh, contacts, fk
 from motioncore.clip import Clip
 from motioncore.errors import MotionCoreError
-from motioncore.motornerve import dataset, evaluate, intent, state
+from motioncore.motornerve import dataset, evaluate, intent, interaction, state
 from motioncore.skeleton import infer
 from support.humanoid import chain_skeleton
 from support.paths import SAMPLE_DIR
@@ -119,9 +119,9 @@ def test_a_pick_up_marks_interaction_frames_with_strength(shared_data: Path) -> 
     hips = fk.positions(clip)[:, 0, 1]
     standing = np.percentile(hips, 90.0)
     for start, stop in contacts.segments(interacting):
-        assert standing - hips[start] < dataset.ONSET_FRACTION * dataset.HIPS_DROP_M + 0.01
+        assert standing - hips[start] < interaction.ONSET_FRACTION * interaction.HIPS_DROP_M + 0.01
         assert np.ptp(recorded.intents[start:stop, intent.STRENGTH]) == 0.0
-        assert standing - hips[start:stop].min() > dataset.HIPS_DROP_M
+        assert standing - hips[start:stop].min() > interaction.HIPS_DROP_M
 
 
 def test_augmentation_gives_speeds_and_mirrors(shared_data: Path) -> None:

@@ -53,9 +53,14 @@ def test_the_weights_are_trained_on_shippable_clips_only(weights: Weights) -> No
 def test_train_reproduces_the_first_epochs_of_the_shipped_run(
     tmp_path: Path, shared_data: Path, weights: Weights
 ) -> None:
-    """The whole run takes half an hour on two cores; its first epochs, same schedule,
-    must give the same losses (bit-identical with one library build: the tolerance is
-    for another build's summation order)."""
+    """The whole run takes over an hour on two cores; its first epochs, same schedule,
+    must give the same training losses. Bit-identical only on the CPU that trained
+    them: torch and MKL pick their kernels by instruction set, and the sums' order
+    moves the first epoch's mean loss by about 1e-3 of itself (measured: this machine's
+    AVX-512 kernels against the shipped run's; forced to AVX2, 1.5e-4), so the
+    tolerance is 1 %; the contact weight 0.7 made 0.6 would move it by 3 %. The
+    validation losses are left out: measured on a model whose training has diverged by
+    then, they differed by 6 % at epoch 2."""
     pytest.importorskip("torch", reason="torch is not installed (pip install torch==2.13.0)")
     log = tmp_path / "train.jsonl"
     command = [sys.executable, "-m", "motioncore", "motornerve", "train", "--data"]
@@ -67,8 +72,9 @@ def test_train_reproduces_the_first_epochs_of_the_shipped_run(
     shipped = weights.meta["history"][:REPRODUCED_EPOCHS]
     assert len(again) == len(shipped) == REPRODUCED_EPOCHS
     for ours, theirs in zip(again, shipped, strict=True):
-        for key in ("train_total", "train_reconstruction", "validation_total", "lr"):
-            assert ours[key] == pytest.approx(theirs[key], rel=1e-4), (ours["epoch"], key)
+        assert ours["lr"] == pytest.approx(theirs["lr"], rel=1e-9)
+        for key in ("train_total", "train_reconstruction", "train_contact"):
+            assert ours[key] == pytest.approx(theirs[key], rel=1e-2), (ours["epoch"], key)
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,8 @@ from motioncore.motornerve.dataset import Dataset
 
 pytest.importorskip("torch", reason="torch is not installed (pip install torch==2.13.0)")
 from motioncore.motornerve.network import HISTORY
-from motioncore.motornerve.train import standing_state, window_probabilities
+from motioncore.motornerve.train import standing_state
+from motioncore.motornerve.windows import probabilities as window_probabilities
 
 FRAMES = 40
 
