@@ -38,6 +38,7 @@ RUN = SAMPLE_DIR / "games105" / "run_forward.bvh"  # 45 frames at 60 fps
 FOOT = "lAnkle"
 WAIT_MS = 60_000
 PLAYER = "#proposal-player"
+VIEWER_ARRAYS = re.compile(r"/download/viewer[^/]*\.json/?$")  # the player's arrays
 VIEWPORT = {"width": 1280, "height": 1000}
 
 # Pixels of the joint ring (#e0197d): strong red, little green, some blue; the blue
@@ -234,11 +235,24 @@ def test_propose_comment_revise_approve_in_two_browsers(
     assert editor.locator("[data-notifications] [data-unread=true]").count() == 0
 
     # The editor answers the first comment and resolves it: nested, greyed on the timeline.
+    # The player's arrays are held back until a reply is being written: when they come,
+    # the page draws the thread again (on a loaded machine that redraw used to land
+    # after the click on Reply and take the open form with it).
+    held: list[Any] = []
+    editor.route(VIEWER_ARRAYS, lambda route: held.append(route))
     editor.goto(v1)
     _comments(editor, 2)  # the page script has drawn the thread (a click before it is lost)
     first = editor.locator("[data-thread] > li").first
     first.locator("button[data-reply]").click()
     first.locator("form.comment__reply textarea").fill("Agreed: I will try the 70 % cut.")
+    editor.wait_for_function("document.querySelector('form.comment__reply') !== null")
+    assert len(held) == 1 and editor.locator("button.comment__seek[disabled]").count() > 0
+    held[0].continue_()
+    editor.unroute(VIEWER_ARRAYS)
+    editor.wait_for_selector("[data-thread] button.comment__seek:not([disabled])", timeout=WAIT_MS)
+    draft = editor.locator("[data-thread] > li").first.locator("form.comment__reply textarea")
+    assert draft.input_value() == "Agreed: I will try the 70 % cut."
+    first = editor.locator("[data-thread] > li").first
     first.locator("form.comment__reply button[type=submit]").click()
     _comments(editor, 3)
     first = editor.locator("[data-thread] > li").first

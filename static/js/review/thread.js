@@ -87,7 +87,18 @@ export class ThreadView {
       this.byId.set(c.id, c);
       for (const r of c.replies ?? []) this.byId.set(r.id, r);
     }
+    // a reply being written survives the redraw (the page draws the thread again when
+    // its player has loaded), its draft and focus with it; one being sent does not
+    const forms = /** @type {HTMLFormElement[]} */ ([...this.list.querySelectorAll("form.comment__reply")]);
+    const open = forms.filter((form) => !form.hidden && form.dataset.sending !== "true");
+    const focused = document.activeElement;
     this.list.replaceChildren(...comments.map((c) => this.item(c, false)));
+    for (const form of open) {
+      const li = this.list.querySelector(`li[data-comment-id="${form.dataset.parent}"]`);
+      if (!li) continue;
+      li.append(form);
+      if (focused instanceof HTMLElement && form.contains(focused)) focused.focus();
+    }
     this.list.dataset.comments = String(this.byId.size);
     /** @type {HTMLElement | null | undefined} */
     const empty = this.list.parentElement?.querySelector("[data-thread-empty]");
@@ -214,11 +225,14 @@ export class ThreadView {
     const body = textOf(form).value;
     const send = /** @type {HTMLButtonElement} */ (form.querySelector("button"));
     send.disabled = true;
+    form.dataset.sending = "true";
     try {
       await this.options.onReply(Number(form.dataset.parent), body);
     } catch (error) {
       this.say(form, messageOf(error));
       send.disabled = false;
+    } finally {
+      delete form.dataset.sending;
     }
   }
 
