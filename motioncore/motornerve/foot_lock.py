@@ -15,16 +15,19 @@ given, reading only the frames up to the current one (the live page runs the sam
   while the foot turns about it as the network turns it (heel strike, flat foot, heel
   off); when another sole point comes :data:`PIVOT_SWITCH_M` lower, it becomes the
   pivot where it is. The ankle goes where that puts it, at the height the network
-  gives it; the leg is solved by two-bone IK (the knee in its plane, the foot's world
-  orientation the network's);
+  gives it; the leg is solved by two-bone IK (the knee bent to the side the network
+  bends it, :func:`poles`; the foot's world orientation the network's);
 * a held ankle stays within :data:`REACH_SHARE` of the leg's length from the hip (or
   as far as the network's own leg reaches): first the hips come down, up to
   :data:`MAX_DROP_M` (and back up at :data:`DROP_RECOVER_MPS`), then the foot is
   dragged;
 * it lets go when the probability falls below :data:`LOCK_OFF`, or when the network's
   ankle has gone :data:`UNLOCK_M` away on the ground (a foot the network moves while
-  calling it planted: holding on would twist the leg), and then locks again only once
-  the correction has faded out over :data:`RELEASE_S` (smoothstep);
+  calling it planted: holding on would twist the leg), and locks again only once the
+  correction has faded out over :data:`RELEASE_S` (smoothstep), or longer for a
+  correction of more than :data:`RELEASE_MPS` × :data:`RELEASE_S`; the foot goes back
+  as a step, not a skid: it rises up to :data:`STEP_LIFT_SHARE` of the way it has to
+  go on the ground and crosses the ground while up (:func:`_returning`);
 * always, the ankle is raised as far as the foot's lowest sole point is under the
   floor (``floor_m``).
 
@@ -53,6 +56,15 @@ FloatArray = NDArray[np.float64]
 LOCK_ON = 0.6
 LOCK_OFF = 0.4
 RELEASE_S = 0.25
+RELEASE_MPS = 0.5
+"""A release's correction takes at least its length over this speed (m/s): over 0.25 s,
+the step back of a foot let go 25 cm from the network's would cross the ground in
+0.125 s (3 m/s at its fastest), a flick rather than a step."""
+STEP_LIFT_SHARE = 0.25
+"""How high a released foot rises on its way back, per metre it goes on the ground (a
+walking step's ankle rises about a quarter of its length): a foot let go 15-25 cm from
+the network's (which had moved it while its head called it planted: CMU 14_08,
+ReActIdle 002) slid back along the floor, 0.2-0.8 m a "step" to the measures."""
 REACH_SHARE = 0.99
 """A held ankle farther from the hip than this share of the leg lets go."""
 UNLOCK_M = 0.25
@@ -109,15 +121,16 @@ def legs(skeleton: Skeleton, roles: JointRoles) -> tuple[Leg, Leg]:
 class FootState:
     """One foot's lock: whether held, which sole point is the pivot (:func:`sole_points`
     order) and where it is held (``anchor [3]``), and the correction fading out after a
-    release (``offset [3]``, ``fade`` 1 → 0; ``waiting`` for it to end before locking
-    again)."""
+    release (``offset [3]``, ``fade`` 1 → 0 by ``fade_step`` a frame, :func:`release_step`;
+    the step's height ``lift``; no new lock before it ends)."""
 
     held: bool = False
-    waiting: bool = False
     pivot: int = 0
     anchor: FloatArray | None = None
     offset: FloatArray | None = None
     fade: float = 0.0
+    fade_step: float = 1.0
+    lift: float = 0.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -149,7 +162,6 @@ def targets(
     ``rotations [F, J, 4]`` (module docstring), frame by frame."""
     frames = len(positions)
     ankles, drops = np.empty((frames, 2, 3)), np.zeros(frames)
-    fade_step = 1.0 / max(RELEASE_S * fps, 1.0)
     reach = [REACH_SHARE * _leg_length(positions[0], leg) for leg in leg_pair]
     soles = [sole_points(positions, rotations, leg) for leg in leg_pair]
     feet = (FootState(), FootState())
@@ -172,10 +184,10 @@ def targets(
         for side, (foot, pose) in enumerate(zip(feet, poses, strict=True)):
             probability = float(probabilities[f, side])
             ankles[f, side] = _foot_target(
-                foot, pose.lowered(drop), probability, reach[side], floor_m, drop
+                foot, pose.lowered(drop), probability, reach[side], floor_m, drop, fps
             )
             if not foot.held and foot.offset is not None:
-                foot.fade = max(foot.fade - fade_step, 0.0)
+                foot.fade = max(foot.fade - foot.fade_step, 0.0)
                 if foot.fade == 0.0:
                     foot.offset = None
     return Targets(ankles, drops)
@@ -195,16 +207,22 @@ class _Pose:
 
 
 def _foot_target(
-    foot: FootState, pose: _Pose, probability: float, reach: float, floor_m: float, drop: float
+    foot: FootState,
+    pose: _Pose,
+    probability: float,
+    reach: float,
+    floor_m: float,
+    drop: float,
+    fps: float,
 ) -> FloatArray:
     """One foot's ankle target at one frame (``pose`` with the hips already lowered by
     ``drop``), updating its :class:`FootState`."""
     ankle, sole = pose.ankle, pose.sole
-    free = ankle if foot.offset is None else ankle + _ease(foot.fade) * foot.offset
+    free = ankle if foot.offset is None else _returning(ankle, foot)
     free = _above_floor(free, pose, floor_m)
     landing = probability >= LOCK_OFF and float(sole[:, 1].min()) + drop - floor_m < TOUCH_M
     engage = probability >= LOCK_ON or landing
-    if not foot.held and engage and not (foot.waiting and foot.offset is not None):
+    if not foot.held and engage and foot.offset is None:
         foot.held, foot.offset = True, None
         foot.pivot = int(np.argmin(sole[:, 1]))
         foot.anchor = sole[foot.pivot] + (free - ankle)
@@ -219,8 +237,10 @@ def _foot_target(
     foot.anchor = held + (sole[foot.pivot] - ankle)
     away = float(np.hypot(*(held - ankle)[[0, 2]]))
     if probability < LOCK_OFF or away > UNLOCK_M:
-        foot.held, foot.waiting = False, away > UNLOCK_M
+        foot.held = False
         foot.offset, foot.fade = held - ankle, 1.0
+        foot.fade_step = release_step(foot.offset, fps)
+        foot.lift = STEP_LIFT_SHARE * float(np.hypot(*foot.offset[[0, 2]]))
     return held
 
 
@@ -249,14 +269,40 @@ def _drop_to_reach(foot: FootState, pose: _Pose, reach: float, floor_m: float) -
     return max(above - float(np.sqrt(radius**2 - across**2)), 0.0)
 
 
-def poles(positions: FloatArray, leg: Leg) -> FloatArray:
-    """``[F, 3]`` where each knee bends towards: the knee moved :data:`POLE_M` along the
-    foot's ground direction (ankle to its first sole joint), which stays defined when
-    the leg is straight (the knee alone then lies on the hip-ankle line)."""
-    toe = positions[:, leg.sole[0]] - positions[:, leg.ankle]
+def poles(positions: FloatArray, leg: Leg, targets: FloatArray) -> FloatArray:
+    """``[F, 3]`` where each knee bends towards as its ankle goes to ``targets [F, 3]``:
+    the network's leg turned about the hip onto the hip-target line (the shortest turn),
+    its knee then moved :data:`POLE_M` along its foot's ground direction (defined when
+    the leg is straight, where the knee alone lies on the line). Taking the network's
+    knee where it stood instead swung the knee across the leg when a foot held 23 cm
+    aside rose (1,764 °/s at the knee)."""
+    hip = positions[:, leg.hip]
+    turn = quat.between(positions[:, leg.ankle] - hip, targets - hip)
+    knee = hip + quat.rotate(turn, positions[:, leg.knee] - hip)
+    toe = quat.rotate(turn, positions[:, leg.sole[0]] - positions[:, leg.ankle])
     toe[:, 1] = 0.0
     size = np.maximum(np.linalg.norm(toe, axis=-1, keepdims=True), 1e-9)
-    return np.asarray(positions[:, leg.knee] + POLE_M * toe / size)
+    return np.asarray(knee + POLE_M * toe / size)
+
+
+def release_step(offset: FloatArray, fps: float) -> float:
+    """How much of a release's ``fade`` goes each frame: over :data:`RELEASE_S`, or
+    longer so that the ``offset [3]`` (metres) fades at :data:`RELEASE_MPS` at most."""
+    seconds = max(RELEASE_S, float(np.linalg.norm(offset)) / RELEASE_MPS)
+    return 1.0 / max(seconds * fps, 1.0)
+
+
+def _returning(ankle: FloatArray, foot: FootState) -> FloatArray:
+    """Where a released foot's ankle goes: the network's ``ankle`` plus what is left of
+    the correction, as a step: it rises ``foot.lift`` (``sin²`` of the fade, highest at
+    its middle) and goes across the ground only in the middle half of the fade, up by at
+    least half of that, so it is not dragged along the floor as it leaves or lands."""
+    assert foot.offset is not None
+    across = _ease(min(max((foot.fade - 0.25) / 0.5, 0.0), 1.0))
+    out = np.array(ankle, dtype=np.float64, copy=True)
+    out[[0, 2]] += across * foot.offset[[0, 2]]
+    out[1] += _ease(foot.fade) * foot.offset[1] + foot.lift * np.sin(np.pi * foot.fade) ** 2
+    return out
 
 
 def _ease(fade: float) -> float:
@@ -311,7 +357,7 @@ def lock(
             clip.skeleton.parents,
             (leg.hip, leg.knee, leg.ankle),
             wanted.ankles[:, side],
-            poles(positions, leg),
+            poles(positions, leg, wanted.ankles[:, side]),
             minimal=True,
         )
     return clip.with_arrays(local, translations)
@@ -325,6 +371,8 @@ def browser_config(skeleton: Skeleton, roles: JointRoles) -> dict[str, Any]:
         "LOCK_ON": LOCK_ON,
         "LOCK_OFF": LOCK_OFF,
         "RELEASE_S": RELEASE_S,
+        "RELEASE_MPS": RELEASE_MPS,
+        "STEP_LIFT_SHARE": STEP_LIFT_SHARE,
         "REACH_SHARE": REACH_SHARE,
         "PIVOT_SWITCH_M": PIVOT_SWITCH_M,
         "UNLOCK_M": UNLOCK_M,

@@ -23,6 +23,8 @@
  * @property {number} LOCK_ON
  * @property {number} LOCK_OFF
  * @property {number} RELEASE_S
+ * @property {number} RELEASE_MPS
+ * @property {number} STEP_LIFT_SHARE
  * @property {number} REACH_SHARE
  * @property {number} PIVOT_SWITCH_M
  * @property {number} UNLOCK_M
@@ -41,13 +43,13 @@
  */
 
 const EPS = 1e-9;
+/** quat._OPPOSITE_EPS */
+const OPPOSITE_EPS = 1e-24;
 
 /** One foot's lock (foot_lock.FootState). */
 class FootState {
   constructor() {
     this.held = false;
-    /** Let go for having gone too far: no new lock until the correction has faded. */
-    this.waiting = false;
     /** Which sole point (solePoints' order: heel, then the sole joints) is the pivot. */
     this.pivot = 0;
     /** Where the pivot is held, metres. */
@@ -55,6 +57,10 @@ class FootState {
     this.hasOffset = false;
     this.offset = new Float64Array(3);
     this.fade = 0;
+    /** How much of `fade` goes each frame (foot_lock.release_step). */
+    this.fadeStep = 1;
+    /** How high the released foot's step rises at its middle, metres. */
+    this.lift = 0;
   }
 }
 
@@ -93,7 +99,6 @@ export class FootLock {
     this.config = config;
     this.fps = fps;
     this.floor = floor;
-    this.fadeStep = 1 / Math.max(config.RELEASE_S * fps, 1);
     this.feet = [new FootState(), new FootState()];
     /** @type {number[] | null} each leg's reach, from the first frame */
     this.reach = null;
@@ -138,7 +143,7 @@ export class FootLock {
       const foot = this.feet[side];
       this.out.held[side] = this.footTarget(foot, lowered, rotations, leg, probabilities[side], reach[side], this.out.ankles, 3 * side);
       if (!foot.held && foot.hasOffset) {
-        foot.fade = Math.max(foot.fade - this.fadeStep, 0);
+        foot.fade = Math.max(foot.fade - foot.fadeStep, 0);
         if (foot.fade === 0) foot.hasOffset = false;
       }
     });
@@ -180,14 +185,21 @@ export class FootLock {
   footTarget(foot, positions, rotations, leg, probability, reach, out, to) {
     const a = 3 * leg.ankle;
     const free = this.point;
-    const share = foot.hasOffset ? ease(foot.fade) : 0;
-    for (let k = 0; k < 3; k += 1) free[k] = positions[a + k] + (foot.hasOffset ? share * foot.offset[k] : 0);
+    for (let k = 0; k < 3; k += 1) free[k] = positions[a + k];
+    if (foot.hasOffset) {
+      // foot_lock._returning: the way back is a step, across the ground while it is up
+      const across = ease(Math.min(Math.max((foot.fade - 0.25) / 0.5, 0), 1));
+      const arc = Math.sin(Math.PI * foot.fade);
+      free[0] += across * foot.offset[0];
+      free[1] += ease(foot.fade) * foot.offset[1] + foot.lift * arc * arc;
+      free[2] += across * foot.offset[2];
+    }
     const sole = this.solePoints(positions, rotations, leg);
     this.aboveFloor(free, positions[a + 1], sole);
     // foot_lock._foot_target's engage: planted, or landing (past LOCK_OFF with a sole point at the floor)
     const touching = sole[3 * lowestPoint(sole) + 1] + this.drop - this.floor < this.config.TOUCH_M;
     const engage = probability >= this.config.LOCK_ON || (probability >= this.config.LOCK_OFF && touching);
-    if (!foot.held && engage && !(foot.waiting && foot.hasOffset)) {
+    if (!foot.held && engage && !foot.hasOffset) {
       foot.held = true;
       foot.hasOffset = false;
       foot.pivot = lowestPoint(sole);
@@ -207,10 +219,13 @@ export class FootLock {
     const away = Math.hypot(held[0] - positions[a], held[2] - positions[a + 2]);
     if (probability < this.config.LOCK_OFF || away > this.config.UNLOCK_M) {
       foot.held = false;
-      foot.waiting = away > this.config.UNLOCK_M;
       for (let k = 0; k < 3; k += 1) foot.offset[k] = held[k] - positions[a + k];
       foot.hasOffset = true;
       foot.fade = 1;
+      // foot_lock.release_step: over RELEASE_S, or slower than RELEASE_MPS on average
+      const seconds = Math.max(this.config.RELEASE_S, Math.hypot(foot.offset[0], foot.offset[1], foot.offset[2]) / this.config.RELEASE_MPS);
+      foot.fadeStep = 1 / Math.max(seconds * this.fps, 1);
+      foot.lift = this.config.STEP_LIFT_SHARE * Math.hypot(foot.offset[0], foot.offset[2]);
     }
     out.set(held, to);
     return true;
@@ -339,10 +354,13 @@ function solveLeg(p, leg, target, t, poleM) {
   const a = [p[ia], p[ia + 1], p[ia + 2]], b = [p[ib], p[ib + 1], p[ib + 2]], c = [p[ic], p[ic + 1], p[ic + 2]];
   const l1 = Math.hypot(b[0] - a[0], b[1] - a[1], b[2] - a[2]);
   const l2 = Math.hypot(c[0] - b[0], c[1] - b[1], c[2] - b[2]);
-  // the pole: the knee moved poleM along the foot's ground direction (foot_lock.poles)
-  const tx = p[is] - c[0], tz = p[is + 2] - c[2];
-  const ts = Math.max(Math.hypot(tx, 0, tz), EPS);
-  const pole = [b[0] + (poleM * tx) / ts, b[1], b[2] + (poleM * tz) / ts];
+  // the pole (foot_lock.poles): the leg turned about the hip onto the hip-target line,
+  // its knee then moved poleM along its foot's ground direction
+  const turn = between([c[0] - a[0], c[1] - a[1], c[2] - a[2]], [target[t] - a[0], target[t + 1] - a[1], target[t + 2] - a[2]]);
+  const knee = rotate(turn, 0, [b[0] - a[0], b[1] - a[1], b[2] - a[2]], new Float64Array(3));
+  const toe = rotate(turn, 0, [p[is] - c[0], p[is + 1] - c[1], p[is + 2] - c[2]], new Float64Array(3));
+  const ts = Math.max(Math.hypot(toe[0], 0, toe[2]), EPS);
+  const pole = [a[0] + knee[0] + (poleM * toe[0]) / ts, a[1] + knee[1], a[2] + knee[2] + (poleM * toe[2]) / ts];
   const reachV = [target[t] - a[0], target[t + 1] - a[1], target[t + 2] - a[2]];
   const u = unit(reachV, [c[0] - a[0], c[1] - a[1], c[2] - a[2]]);
   const d = Math.min(Math.max(Math.hypot(reachV[0], reachV[1], reachV[2]), Math.abs(l1 - l2)), l1 + l2);
@@ -356,6 +374,28 @@ function solveLeg(p, leg, target, t, poleM) {
     p[ic + k] = ankle;
     for (const j of leg.sole) p[3 * j + k] += ankle - c[k];
   }
+}
+
+/**
+ * quat.between: the shortest-arc rotation (w, x, y, z) turning direction `u` onto `v`
+ * (by pi about an axis normal to `u` when they are opposite).
+ * @param {number[]} u
+ * @param {number[]} v
+ * @returns {number[]}
+ */
+function between(u, v) {
+  const nu = Math.max(Math.hypot(u[0], u[1], u[2]), 1e-12), nv = Math.max(Math.hypot(v[0], v[1], v[2]), 1e-12);
+  const x = [u[0] / nu, u[1] / nu, u[2] / nu];
+  const s = [x[0] + v[0] / nv, x[1] + v[1] / nv, x[2] + v[2] / nv];
+  let w = 0.5 * (s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+  let axis = [x[1] * s[2] - x[2] * s[1], x[2] * s[0] - x[0] * s[2], x[0] * s[1] - x[1] * s[0]];
+  if (w < OPPOSITE_EPS) {
+    const helper = Math.abs(x[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
+    axis = [x[1] * helper[2] - x[2] * helper[1], x[2] * helper[0] - x[0] * helper[2], x[0] * helper[1] - x[1] * helper[0]];
+    w = 0;
+  }
+  const n = Math.hypot(w, axis[0], axis[1], axis[2]);
+  return [w / n, axis[0] / n, axis[1] / n, axis[2] / n];
 }
 
 /**
