@@ -3,7 +3,7 @@ weights walk straight ahead (the evaluation's ``straight`` stream) and one foot'
 points (heel, ball, tip; ``motioncore.motornerve.foot_lock.sole_points``) are plotted
 over four seconds, as the network makes them (dashed) and as the runtime's lock leaves
 them (solid): their heights, the horizontal speed of the slowest of them with the
-contact head's probability, and the heel's forward position (flat while it is held).
+contact head's probability, and how far the heel has gone on the ground (flat while it is held).
 ``--side left`` draws the left foot (the shipped v2 lands it toe first). ``--take``
 plays a held-out take instead, from its own opening as the evaluation does
 (``--take bvh/reactidle/002_genuine.bvh --from 19`` shows a foot the lock lets go 23 cm
