@@ -29,7 +29,7 @@ sys.path.insert(0, str(REPO_ROOT))
 
 from motioncore import fk  # noqa: E402
 from motioncore.clip import Clip  # noqa: E402
-from motioncore.motornerve import evaluate, foot_lock, network, runtime, state, streams  # noqa: E402
+from motioncore.motornerve import evaluate, foot_lock, network, runtime, streams  # noqa: E402
 from motioncore.skeleton import canonical  # noqa: E402
 
 FIRST_S, SECONDS = 10.0, 4.0
@@ -104,8 +104,7 @@ def _played(weights: network.Weights, take: str | None, data: Path) -> tuple[run
         raise SystemExit(f"{take} is not a held-out take of {data}")
     stream = evaluate.recording_streams(recordings)[0]
     assert stream.opening is not None
-    start = state.encode(stream.opening)[0][:: state.STEP_FRAMES]
-    return runtime.play(weights, stream.commands, start), take
+    return runtime.play(weights, stream.commands, evaluate.history(stream.opening)), take
 
 
 if __name__ == "__main__":

@@ -284,6 +284,12 @@ def reference(recordings: Sequence[Recording]) -> list[FloatArray]:
     return [r.clip.rotations[last:] for r in recordings if r.clip.num_frames > OPENING_FRAMES]
 
 
+def history(opening: Clip) -> FloatArray:
+    """``[H, state.SIZE]`` an opening's states at 30 Hz, the network's history to play on
+    from (its last state the play's first frame)."""
+    return state.encode(opening)[0][:: state.STEP_FRAMES]
+
+
 def motornerve_player(weights: Weights, *, lock_feet: bool = True) -> Player:
     """MotorNerve as a player (:func:`motioncore.motornerve.runtime.play`, its feet
     locked unless ``lock_feet`` is false): from the weights' standing state, or with the
@@ -291,7 +297,7 @@ def motornerve_player(weights: Weights, *, lock_feet: bool = True) -> Player:
     from motioncore.motornerve import runtime
 
     def play(commands: FloatArray, opening: Clip | None) -> Clip:
-        start = None if opening is None else state.encode(opening)[0][:: state.STEP_FRAMES]
+        start = None if opening is None else history(opening)
         return runtime.play(weights, commands, start, lock_feet=lock_feet).clip
 
     return play

@@ -45,6 +45,8 @@
 const EPS = 1e-9;
 /** quat._OPPOSITE_EPS */
 const OPPOSITE_EPS = 1e-24;
+/** solveLeg's scratch (it runs for both legs on every frame): the pole's turn, knee and toe. */
+const TURN = new Float64Array(4), KNEE = new Float64Array(3), TOE = new Float64Array(3);
 
 /** One foot's lock (foot_lock.FootState). */
 class FootState {
@@ -356,9 +358,9 @@ function solveLeg(p, leg, target, t, poleM) {
   const l2 = Math.hypot(c[0] - b[0], c[1] - b[1], c[2] - b[2]);
   // the pole (foot_lock.poles): the leg turned about the hip onto the hip-target line,
   // its knee then moved poleM along its foot's ground direction
-  const turn = between([c[0] - a[0], c[1] - a[1], c[2] - a[2]], [target[t] - a[0], target[t + 1] - a[1], target[t + 2] - a[2]]);
-  const knee = rotate(turn, 0, [b[0] - a[0], b[1] - a[1], b[2] - a[2]], new Float64Array(3));
-  const toe = rotate(turn, 0, [p[is] - c[0], p[is + 1] - c[1], p[is + 2] - c[2]], new Float64Array(3));
+  const turn = between([c[0] - a[0], c[1] - a[1], c[2] - a[2]], [target[t] - a[0], target[t + 1] - a[1], target[t + 2] - a[2]], TURN);
+  const knee = rotate(turn, 0, [b[0] - a[0], b[1] - a[1], b[2] - a[2]], KNEE);
+  const toe = rotate(turn, 0, [p[is] - c[0], p[is + 1] - c[1], p[is + 2] - c[2]], TOE);
   const ts = Math.max(Math.hypot(toe[0], 0, toe[2]), EPS);
   const pole = [a[0] + knee[0] + (poleM * toe[0]) / ts, a[1] + knee[1], a[2] + knee[2] + (poleM * toe[2]) / ts];
   const reachV = [target[t] - a[0], target[t + 1] - a[1], target[t + 2] - a[2]];
@@ -381,9 +383,10 @@ function solveLeg(p, leg, target, t, poleM) {
  * (by pi about an axis normal to `u` when they are opposite).
  * @param {number[]} u
  * @param {number[]} v
- * @returns {number[]}
+ * @param {Float64Array} out [4]
+ * @returns {Float64Array} out
  */
-function between(u, v) {
+function between(u, v, out) {
   const nu = Math.max(Math.hypot(u[0], u[1], u[2]), 1e-12), nv = Math.max(Math.hypot(v[0], v[1], v[2]), 1e-12);
   const x = [u[0] / nu, u[1] / nu, u[2] / nu];
   const s = [x[0] + v[0] / nv, x[1] + v[1] / nv, x[2] + v[2] / nv];
@@ -395,7 +398,9 @@ function between(u, v) {
     w = 0;
   }
   const n = Math.hypot(w, axis[0], axis[1], axis[2]);
-  return [w / n, axis[0] / n, axis[1] / n, axis[2] / n];
+  out[0] = w / n;
+  for (let k = 0; k < 3; k += 1) out[k + 1] = axis[k] / n;
+  return out;
 }
 
 /**
