@@ -21,14 +21,18 @@ defines its rest pose (T-pose, A-pose, Bandai's bones all along +X):
    that turns that pair onto the targets (both orthonormalised, the primary exact);
    its local rotation follows from its parent's. Joints without a role (twist bones,
    fingers, face) keep their reference local rotation.
+   The feet and toes are the exception: their bones are turned about their own lateral
+   axes so that the clip's flat foot stands flat on the target's sole
+   (:mod:`motioncore.skeleton.sole`: each release puts its ankle and ball its own way).
 4. **Root.** The hips follow the source hips scaled by the ratio of leg lengths
    (:func:`leg_length_m`), so a character with longer legs takes longer strides and
    the feet stay on the ground; translations other than the root's keep the reference.
 
 :func:`to_canonical` maps any clip onto :func:`motioncore.skeleton.canonical.skeleton`;
 :func:`to_rig` maps a canonical clip back onto a user's rig. The bone directions of
-every solved joint equal the source's (to rounding); what is lost is the twist of a
-bone about itself where the positions do not show it (head yaw, forearm roll).
+every solved joint but the feet and toes equal the source's (to rounding); what is lost
+is the twist of a bone about itself where the positions do not show it (head yaw,
+forearm roll).
 """
 
 from __future__ import annotations
@@ -41,7 +45,7 @@ from numpy.typing import NDArray
 from motioncore import fk, quat
 from motioncore.clip import Clip
 from motioncore.errors import SkeletonError
-from motioncore.skeleton import canonical
+from motioncore.skeleton import canonical, sole
 from motioncore.skeleton.landmarks import Rig, canonical_points, landmarks, leg_length_m, unit
 from motioncore.skeleton.roles import JointRoles
 
@@ -162,6 +166,18 @@ def targets(
     }
 
 
+def on_sole(
+    wanted: Mapping[str, tuple[FloatArray, FloatArray]], turns: Mapping[str, float]
+) -> dict[str, tuple[FloatArray, FloatArray]]:
+    """``wanted`` with each role of ``turns`` (:func:`motioncore.skeleton.sole.turns`)
+    turned by that many radians, toe down."""
+    out = dict(wanted)
+    for role, down in turns.items():
+        primary, secondary = wanted[role]
+        out[role] = (sole.turned(primary, secondary, down), secondary)
+    return out
+
+
 def _frame(primary: FloatArray, secondary: FloatArray) -> FloatArray:
     """Orthonormal frames ``[..., 3, 3]`` (columns: primary, secondary ⟂, their cross)."""
     a = unit(primary)
@@ -237,11 +253,44 @@ def to_canonical(clip: Clip, roles: JointRoles | None = None) -> Clip:
     ref_rot = quat.identity((target.num_joints,))
     ref_tr = target.offsets.copy()
     ref_tr[0] = (0.0, canonical.HIPS_HEIGHT_M, 0.0)
-    rotations, translations = solve(
-        crig, ref_rot, ref_tr, targets(points, 1.0 / scale), points["hips"] * scale
+    turns = (
+        {}
+        if _on_canonical_bones(clip)
+        else sole.turns(sole.flat_pitches(points, scale, clip.fps), sole.canonical_pitches())
     )
-    meta = {**clip.meta, "retarget": {"source_leg_m": source_leg, "scale": scale}}
+    rotations, translations = solve(
+        crig,
+        ref_rot,
+        ref_tr,
+        on_sole(targets(points, 1.0 / scale), turns),
+        points["hips"] * scale,
+    )
+    retargeted = {"source_leg_m": source_leg, "scale": scale, "sole_turns_deg": _degrees(turns)}
+    meta = {**clip.meta, "retarget": retargeted}
     return Clip(target, rotations, translations, clip.fps, meta=meta)
+
+
+def _on_canonical_bones(clip: Clip) -> bool:
+    """Whether ``clip`` is on the canonical skeleton already (its feet on the canonical
+    sole, whatever its motion's lowest frames show)."""
+    target = canonical.skeleton()
+    return clip.skeleton.names == target.names and bool(
+        np.allclose(clip.skeleton.offsets[1:], target.offsets[1:])
+    )
+
+
+def _rig_turns(rig: Rig, rig_clip: Clip, rig_leg: float) -> dict[str, float]:
+    """How far to turn a canonical motion's feet and toes so that they stand flat on
+    ``rig_clip``'s own flat foot (read from its motion; none for a canonical rig)."""
+    if _on_canonical_bones(rig_clip):
+        return {}
+    points = landmarks(rig, fk.positions(rig_clip))
+    flat = sole.flat_pitches(points, leg_length_m(canonical_points()) / rig_leg, rig_clip.fps)
+    return sole.turns(sole.canonical_pitches(), flat)
+
+
+def _degrees(turns: Mapping[str, float]) -> dict[str, float]:
+    return {role: round(float(np.degrees(t)), 2) for role, t in turns.items()}
 
 
 def rig_leg_m(rig_clip: Clip, roles: JointRoles | None = None) -> float:
@@ -271,7 +320,7 @@ def to_rig(motion: Clip, rig_clip: Clip, roles: JointRoles | None = None) -> Cli
         rig,
         rig_clip.rotations[0],
         rig_clip.translations[0],
-        targets(points, 1.0),
+        on_sole(targets(points, 1.0), _rig_turns(rig, rig_clip, rig_leg)),
         points["hips"] * scale,
     )
     return rig_clip.with_arrays(rotations, translations, motion.fps)

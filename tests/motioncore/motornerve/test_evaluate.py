@@ -89,3 +89,23 @@ def test_a_held_out_play_continues_from_the_recordings_own_first_frame(
     followed = evaluate.reference(recordings[2:3])[0]
     np.testing.assert_array_equal(followed, recordings[2].clip.rotations[last:])
     assert len(stream.commands) == len(followed)
+
+
+def test_one_recorded_take_reads_far_from_the_others_and_a_copy_of_them_does_not(
+    recordings: list[evaluate.Recording],
+) -> None:
+    """The scale a single stream's KL is read on: a take against the other takes (leave
+    one out) reads far more than 0.5, two copies of one take read nothing, and each
+    stream's own KL is kept beside the pooled one."""
+    reference = [r.clip.rotations for r in recordings]
+    takes = evaluate.mocap_take_kl(reference)
+    assert len(takes) == len(reference)
+    assert min(takes) > evaluate.TARGETS["rotation_kl"]
+    same = evaluate.mocap_take_kl([reference[0], reference[0]])
+    assert same == pytest.approx((0.0, 0.0), abs=1e-12)
+    assert evaluate.mocap_take_kl(reference[:1]) == ()
+
+    played = evaluate.evaluate(_deaf(recordings[2]), [streams.stop_go()], reference)
+    own = played.streams[0].rotation_kl
+    assert own is not None and own == pytest.approx(played.rotation_kl)  # one stream: the pool
+    assert played.summary["mocap_take_rotation_kl_median"] == pytest.approx(np.median(takes))
