@@ -20,7 +20,8 @@ given, reading only the frames up to the current one (the live page runs the sam
 * a held ankle stays within :data:`REACH_SHARE` of the leg's length from the hip (or
   as far as the network's own leg reaches): first the hips come down, up to
   :data:`MAX_DROP_M` (and back up at :data:`DROP_RECOVER_MPS`), then the foot is
-  dragged;
+  dragged; a foot held while the hips are down stays that far under the network's
+  (:attr:`FootState.landed_drop`), not lifted by the drop as it is held;
 * it lets go when the probability falls below :data:`LOCK_OFF`, or when the network's
   ankle has gone :data:`UNLOCK_M` away on the ground (a foot the network moves while
   calling it planted: holding on would twist the leg), and locks again only once the
@@ -122,7 +123,8 @@ class FootState:
     """One foot's lock: whether held, which sole point is the pivot (:func:`sole_points`
     order) and where it is held (``anchor [3]``), and the correction fading out after a
     release (``offset [3]``, ``fade`` 1 → 0 by ``fade_step`` a frame, :func:`release_step`;
-    the step's height ``lift``; no new lock before it ends)."""
+    the step's height ``lift``; no new lock before it ends); ``landed_drop``: how far the
+    hips were down when it was held (it stays that far under the network's foot)."""
 
     held: bool = False
     pivot: int = 0
@@ -131,6 +133,7 @@ class FootState:
     fade: float = 0.0
     fade_step: float = 1.0
     lift: float = 0.0
+    landed_drop: float = 0.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -223,7 +226,7 @@ def _foot_target(
     landing = probability >= LOCK_OFF and float(sole[:, 1].min()) + drop - floor_m < TOUCH_M
     engage = probability >= LOCK_ON or landing
     if not foot.held and engage and foot.offset is None:
-        foot.held, foot.offset = True, None
+        foot.held, foot.offset, foot.landed_drop = True, None, drop
         foot.pivot = int(np.argmin(sole[:, 1]))
         foot.anchor = sole[foot.pivot] + (free - ankle)
     if not foot.held or foot.anchor is None:
@@ -246,11 +249,13 @@ def _foot_target(
 
 def _held_ankle(foot: FootState, pose: _Pose, floor_m: float, drop: float) -> FloatArray:
     """Where a held foot's ankle goes before the reach: its pivot at the anchor on the
-    ground, the ankle at the network's height (``pose`` lowered by ``drop``: the lowered
-    hips bend the knee, they do not lower a planted foot), above the floor."""
+    ground, the ankle at the network's height less the drop it was held at (``pose``
+    lowered by ``drop``: hips coming down further bend the knee, they do not lower a
+    planted foot; a foot held while they were down stays where it landed, not lifted by
+    the drop in one frame, which flipped a straight knee 32° at once), above the floor."""
     assert foot.anchor is not None
     at = foot.anchor - (pose.sole[foot.pivot] - pose.ankle)
-    at[1] = pose.ankle[1] + drop
+    at[1] = pose.ankle[1] + drop - foot.landed_drop
     return _above_floor(at, pose, floor_m)
 
 

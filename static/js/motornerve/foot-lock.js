@@ -63,6 +63,8 @@ class FootState {
     this.fadeStep = 1;
     /** How high the released foot's step rises at its middle, metres. */
     this.lift = 0;
+    /** How far the hips were down when the foot was held, metres. */
+    this.landedDrop = 0;
   }
 }
 
@@ -204,6 +206,7 @@ export class FootLock {
     if (!foot.held && engage && !foot.hasOffset) {
       foot.held = true;
       foot.hasOffset = false;
+      foot.landedDrop = this.drop;
       foot.pivot = lowestPoint(sole);
       for (let k = 0; k < 3; k += 1) foot.anchor[k] = sole[3 * foot.pivot + k] + (free[k] - positions[a + k]);
     }
@@ -248,7 +251,7 @@ export class FootLock {
     const a = 3 * leg.ankle, h = 3 * leg.hip;
     const p = 3 * foot.pivot;
     for (let k = 0; k < 3; k += 1) out[k] = foot.anchor[k] - (sole[p + k] - positions[a + k]);
-    out[1] = positions[a + 1] + drop; // a held ankle keeps the network's height
+    out[1] = positions[a + 1] + drop - foot.landedDrop; // the network's height less the drop it was held at
     this.aboveFloor(out, positions[a + 1], sole);
     if (reach !== null) {
       const own = Math.hypot(positions[a] - positions[h], positions[a + 1] - positions[h + 1], positions[a + 2] - positions[h + 2]);

@@ -157,6 +157,26 @@ def test_the_hips_come_down_only_as_far_as_a_held_foot_needs(walk: Clip) -> None
     assert np.all(free == 0.0)
 
 
+def test_a_foot_held_while_the_hips_are_down_is_not_lifted_by_them(walk: Clip) -> None:
+    """The right foot held while the body slides away from it (the hips come down to keep
+    it in reach); the left one, free until then, is planted with the hips down: its ankle
+    stays where it was, where lifting it by the drop in one frame flipped a straight
+    knee 32° at once (1,915 °/s in the 50 interactions)."""
+    sliding = _sliding_stand(walk)
+    world, positions = fk.forward(sliding.rotations, sliding.translations, sliding.skeleton.parents)
+    legs = foot_lock.legs(sliding.skeleton, canonical.roles())
+    right_only = np.zeros((sliding.num_frames, 2))
+    right_only[:, 1] = 1.0
+    drop = foot_lock.targets(positions, world, right_only, legs, sliding.fps).drop
+    planted = int(np.argmax(drop))
+    assert drop[planted] > 0.02
+    both = right_only.copy()
+    both[planted:, 0] = 1.0
+    left = foot_lock.targets(positions, world, both, legs, sliding.fps).ankles[:, 0]
+    rises = np.abs(np.diff(left[planted - 5 : planted + 5, 1]))
+    assert rises.max() < 0.1 * drop[planted]  # it rose 1 cm of a 2.9 cm drop at once
+
+
 def test_a_held_foot_rolls_onto_its_toes_and_they_stay(walk: Clip) -> None:
     """Heel off: the network points the feet down about the ankles (30° over half a
     second, the ankles where they are; the toes rigid). Held, each foot turns about its
