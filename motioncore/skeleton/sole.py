@@ -4,7 +4,7 @@ Retargeting (:mod:`motioncore.skeleton.retarget`) matches bone directions, and a
 bones have no direction of their own when the foot is flat: each release puts its
 ankle and ball joints its own way, so the ankle-to-ball line of a flat foot is
 13-14° below the horizontal in the iClone release of CMU, 19° in the 3ds Max one,
-20-21° in MotionBuilder and GAMES-105, 27-29° in Daz and ReActIdle. Matched as they
+20-21° in MotionBuilder and GAMES-105, 24-31° in Daz and ReActIdle. Matched as they
 are, one release's flat foot is another's tiptoe on the canonical skeleton, whose flat
 sole (ball and tip on the ground, the ankle 6 cm above them) has the ankle-to-ball
 line :func:`canonical_pitches` (24.8°) below the horizontal and the toe level.
