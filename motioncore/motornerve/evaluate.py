@@ -186,12 +186,13 @@ def evaluate(
 def mocap_take_kl(reference: Sequence[FloatArray]) -> tuple[float, ...]:
     """Each take of ``reference`` against the others (leave one out), nats: what the
     rotation KL reads for one recorded performer, the scale of a single stream's."""
+    if len(reference) < 2:
+        return ()
     return tuple(
         measures.rotation_kl(
             [other for j, other in enumerate(reference) if j != i], [take], KL_JOINTS
         )
         for i, take in enumerate(reference)
-        if len(reference) > 1
     )
 
 

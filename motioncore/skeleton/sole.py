@@ -30,6 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from motioncore.skeleton import canonical
+from motioncore.skeleton.landmarks import Rig, landmarks
 
 FloatArray = NDArray[np.float64]
 
@@ -67,17 +68,11 @@ def canonical_pitches() -> dict[str, float]:
     """Role → the pitch of that bone of the canonical skeleton standing flat (its rest
     pose), radians: the foot 24.8° (0.433 rad), the toe 0."""
     rest = canonical.rest_positions()
-    names = canonical.NAMES
-    out = {}
-    for role, (start, toward) in BONES.items():
-        a = rest[canonical.JOINT_OF_ROLE[start]]
-        b = (
-            rest[canonical.JOINT_OF_ROLE[toward]]
-            if toward in canonical.JOINT_OF_ROLE
-            else rest[names.index(f"{names[canonical.JOINT_OF_ROLE[start]]}_End")]
-        )
-        out[role] = float(pitch(b - a))
-    return out
+    points = landmarks(Rig.of(canonical.skeleton(), rest, canonical.roles()), rest[None])
+    return {
+        role: float(pitch(points[toward][0] - points[start][0]))
+        for role, (start, toward) in BONES.items()
+    }
 
 
 def _speeds(points: FloatArray, fps: float) -> FloatArray:
