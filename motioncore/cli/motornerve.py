@@ -10,7 +10,8 @@ needs torch: ``pip install torch==2.13.0``).
   in ``--log``.
 * ``motornerve evaluate --data DIR [--weights W.npz] [--interactions N] [--json]``: the
   scripted streams and the held-out clips, measured by :mod:`motioncore.measures`
-  (:mod:`motioncore.motornerve.evaluate`).
+  (:mod:`motioncore.motornerve.evaluate`), and the held-out takes themselves measured
+  the same way (``held_out_mocap``: what the targets read on recorded motion).
 * ``motornerve drive --timeline T.json [--rig CLIP.bvh] [--weights W.npz]
   [--no-foot-lock] -o OUT.bvh [--json]``: plays an intent timeline
   (:mod:`motioncore.motornerve.timeline`) on the canonical skeleton or on the rig.
@@ -201,6 +202,7 @@ def _evaluate(args: argparse.Namespace) -> int:
                 play, evaluate.recording_streams(recordings), reference, lambda n: _bar(0.9, n)
             ).as_dict(),
         }
+    results["held_out_mocap"] = {"held_out": evaluate.recorded(recordings)}
     if sys.stderr.isatty():
         print(file=sys.stderr)
     if args.json:

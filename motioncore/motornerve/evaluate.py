@@ -139,26 +139,65 @@ def _reactions(
 
 def measure_stream(player: Player, stream: streams_mod.Stream, played: Clip) -> StreamResult:
     """The :class:`StreamResult` of ``played`` (``player``'s play of ``stream``)."""
-    roles = canonical.roles()
-    feet = measures.measure(played, roles, floor_m=0.0)
-    steps = [f.slide_per_step_m for f in feet.feet if f.slide_per_step_m is not None]
-    hips = played.translations[:, 0][:, [0, 2]]
-    speed = float(np.linalg.norm(hips[-1] - hips[0]) / max(played.duration_s, 1e-9))
     reactions, answered = _reactions(player, stream, played) if stream.events else ((), ())
     drift = None
     if played.duration_s >= 2.0 * measures.DRIFT_WINDOW_S and stream.name.startswith("steady"):
-        drift = measures.pose_drift_m(played, roles)
+        drift = measures.pose_drift_m(played, canonical.roles())
+    return replace(
+        measure_motion(stream.name, played), reactions=reactions, answered=answered, drift_m=drift
+    )
+
+
+def measure_motion(name: str, motion: Clip) -> StreamResult:
+    """The measures of ``motion`` that need no player (skate, floor, joint speed, speed)."""
+    feet = measures.measure(motion, canonical.roles(), floor_m=0.0)
+    steps = [f.slide_per_step_m for f in feet.feet if f.slide_per_step_m is not None]
+    hips = motion.translations[:, 0][:, [0, 2]]
+    speed = float(np.linalg.norm(hips[-1] - hips[0]) / max(motion.duration_s, 1e-9))
     return StreamResult(
-        stream.name,
-        played.duration_s,
+        name,
+        motion.duration_s,
         max(steps) if steps else None,
         -feet.penetration_worst_m,
-        measures.max_joint_speed_degps(played),
+        measures.max_joint_speed_degps(motion),
         speed,
-        reactions,
-        answered,
-        drift,
     )
+
+
+def recorded(recordings: Sequence[Recording]) -> dict[str, object]:
+    """The held-out takes themselves (after their openings, as the plays are compared
+    with them) measured as a play is, each one's rotation KL against the others: what
+    the targets read on the recorded motion (its own foot slide by the measures' planted
+    test, the glitches of its release)."""
+    last = OPENING_FRAMES - 1
+    kept = [r for r in recordings if r.clip.num_frames > OPENING_FRAMES]
+    takes = mocap_take_kl(reference(kept))
+    results = [
+        replace(
+            measure_motion(
+                r.name,
+                r.clip.with_arrays(r.clip.rotations[last:], r.clip.translations[last:]),
+            ),
+            rotation_kl=kl,
+        )
+        for r, kl in zip(kept, takes or [None] * len(kept), strict=True)
+    ]
+    skate = [r.foot_skate_per_step_m for r in results if r.foot_skate_per_step_m is not None]
+    return {
+        "streams": [asdict(r) for r in results],
+        "summary": {
+            "foot_skate_per_step_m": max(skate) if skate else None,
+            "takes_within_skate_target": sum(x <= TARGETS["foot_skate_per_step_m"] for x in skate),
+            "lowest_foot_m": min((r.lowest_foot_m for r in results), default=None),
+            "max_joint_speed_degps": max((r.max_joint_speed_degps for r in results), default=None),
+            "takes_within_joint_speed_target": sum(
+                r.max_joint_speed_degps <= TARGETS["max_joint_speed_degps"] for r in results
+            ),
+            "takes": len(results),
+            "mocap_take_rotation_kl_median": float(np.median(takes)) if takes else None,
+        },
+        "targets": TARGETS,
+    }
 
 
 def evaluate(

@@ -20,8 +20,10 @@ given, reading only the frames up to the current one (the live page runs the sam
 * a held ankle stays within :data:`REACH_SHARE` of the leg's length from the hip (or
   as far as the network's own leg reaches): first the hips come down, up to
   :data:`MAX_DROP_M` (and back up at :data:`DROP_RECOVER_MPS`), then the foot is
-  dragged; a foot held while the hips are down stays that far under the network's
-  (:attr:`FootState.landed_drop`), not lifted by the drop as it is held;
+  dragged; a foot held while the hips are down starts that far under the network's
+  (:attr:`FootState.landed_drop`), not lifted by the drop as it is held, and rises to
+  it at :data:`DROP_RECOVER_MPS` (held low all stance, the foot was dragged low along
+  the ground as it was let go);
 * it lets go when the probability falls below :data:`LOCK_OFF`, or when the network's
   ankle has gone :data:`UNLOCK_M` away on the ground (a foot the network moves while
   calling it planted: holding on would twist the leg), and locks again only once the
@@ -124,7 +126,8 @@ class FootState:
     order) and where it is held (``anchor [3]``), and the correction fading out after a
     release (``offset [3]``, ``fade`` 1 → 0 by ``fade_step`` a frame, :func:`release_step`;
     the step's height ``lift``; no new lock before it ends); ``landed_drop``: how far the
-    hips were down when it was held (it stays that far under the network's foot)."""
+    held foot is under the network's: the hips' drop when it was held, less
+    :data:`DROP_RECOVER_MPS` a second since."""
 
     held: bool = False
     pivot: int = 0
@@ -184,6 +187,8 @@ def targets(
         )
         drop = min(max(needed, drop - DROP_RECOVER_MPS / fps), MAX_DROP_M)
         drops[f] = drop
+        for foot in feet:
+            foot.landed_drop = max(foot.landed_drop - DROP_RECOVER_MPS / fps, 0.0)
         for side, (foot, pose) in enumerate(zip(feet, poses, strict=True)):
             probability = float(probabilities[f, side])
             ankles[f, side] = _foot_target(
@@ -251,7 +256,7 @@ def _held_ankle(foot: FootState, pose: _Pose, floor_m: float, drop: float) -> Fl
     """Where a held foot's ankle goes before the reach: its pivot at the anchor on the
     ground, the ankle at the network's height less the drop it was held at (``pose``
     lowered by ``drop``: hips coming down further bend the knee, they do not lower a
-    planted foot; a foot held while they were down stays where it landed, not lifted by
+    planted foot; a foot held while they were down starts where it landed, not lifted by
     the drop in one frame, which flipped a straight knee 32° at once), above the floor."""
     assert foot.anchor is not None
     at = foot.anchor - (pose.sole[foot.pivot] - pose.ankle)

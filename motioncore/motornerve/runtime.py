@@ -15,6 +15,9 @@
   :data:`BLEND_S` (the seed's 100–200 ms): each step mixes the last shown pose and the
   network's with a weight rising linearly to 1 (so the ease compounds, and lasts
   ``ceil(BLEND_S / STEP_S)`` steps). The shown state is what the network reads back.
+  A play that goes on from recorded states eases out of the last one the same way:
+  the network's first step from mocap is a handover too (from a held-out walk's
+  opening it swung an arm at 2,317 °/s in one frame).
 * **Gate** (a small state machine in front of the network, seed §6): an ``interact``
   asked while moving faster than :data:`INTERACT_BELOW_MPS` is queued — the network
   is asked to stop first and gets the interaction once the character is slow enough,
@@ -152,7 +155,8 @@ class Controller:
     ground (``ground`` m, ``facing`` rad), starting at the origin facing +Z. ``start``:
     a state ``[S]`` held for the whole history (default :func:`start_state`), or past
     states ``[H, S]`` at 30 Hz, oldest first (fewer than the network's history: the
-    oldest held before them)."""
+    oldest held before them; the first steps from those blend out of the last,
+    as on a sharp change)."""
 
     weights: Weights
     start: FloatArray | None = None
@@ -169,6 +173,8 @@ class Controller:
         self.stepper.fill(history[0])
         for past in history[1:]:
             self.stepper.push(past)
+        if len(history) > 1:
+            self.blend_left_s = BLEND_S
         self.last_intent = intent.make(np.zeros(2), 0.0, 0.0, 0)
 
     @property

@@ -63,7 +63,7 @@ class FootState {
     this.fadeStep = 1;
     /** How high the released foot's step rises at its middle, metres. */
     this.lift = 0;
-    /** How far the hips were down when the foot was held, metres. */
+    /** How far the held foot is under the network's, metres: the hips' drop when it was held, less DROP_RECOVER_MPS a second since. */
     this.landedDrop = 0;
   }
 }
@@ -140,6 +140,7 @@ export class FootLock {
       if (foot.held) needed = Math.max(needed, this.dropToReach(foot, positions, rotations, leg, reach[side]));
     });
     this.drop = Math.min(Math.max(needed, this.drop - config.DROP_RECOVER_MPS / this.fps), config.MAX_DROP_M);
+    for (const foot of this.feet) foot.landedDrop = Math.max(foot.landedDrop - config.DROP_RECOVER_MPS / this.fps, 0);
     if (this.lowered.length !== positions.length) this.lowered = new Float64Array(positions.length);
     const lowered = this.lowered;
     for (let i = 0; i < positions.length; i += 1) lowered[i] = positions[i] - (i % 3 === 1 ? this.drop : 0);
@@ -251,7 +252,7 @@ export class FootLock {
     const a = 3 * leg.ankle, h = 3 * leg.hip;
     const p = 3 * foot.pivot;
     for (let k = 0; k < 3; k += 1) out[k] = foot.anchor[k] - (sole[p + k] - positions[a + k]);
-    out[1] = positions[a + 1] + drop - foot.landedDrop; // the network's height less the drop it was held at
+    out[1] = positions[a + 1] + drop - foot.landedDrop; // the network's height less what is left of the drop it was held at
     this.aboveFloor(out, positions[a + 1], sole);
     if (reach !== null) {
       const own = Math.hypot(positions[a] - positions[h], positions[a + 1] - positions[h + 1], positions[a + 2] - positions[h + 2]);

@@ -109,3 +109,32 @@ def test_one_recorded_take_reads_far_from_the_others_and_a_copy_of_them_does_not
     own = played.streams[0].rotation_kl
     assert own is not None and own == pytest.approx(played.rotation_kl)  # one stream: the pool
     assert played.summary["mocap_take_rotation_kl_median"] == pytest.approx(np.median(takes))
+
+
+def test_the_recorded_takes_are_measured_as_a_play_is(
+    recordings: list[evaluate.Recording],
+) -> None:
+    """The held-out takes themselves, after their openings, graded like a play (what the
+    targets read on recorded motion): a walk made to skate (its whole body drifting
+    aside at 0.5 m/s) reads it, the walk itself does not."""
+    walk = recordings[0]
+    drift = np.zeros_like(walk.clip.translations)
+    drift[:, 0, 0] = 0.5 * np.arange(walk.clip.num_frames) / walk.clip.fps
+    skating = evaluate.Recording(
+        "skating",
+        walk.clip.with_arrays(walk.clip.rotations, walk.clip.translations + drift),
+        walk.intents,
+        walk.facing,
+    )
+    found = evaluate.recorded([walk, skating])
+    streams_found = found["streams"]
+    assert isinstance(streams_found, list) and len(streams_found) == 2
+    clean, skated = (s["foot_skate_per_step_m"] for s in streams_found)
+    assert clean < evaluate.TARGETS["foot_skate_per_step_m"] < skated
+    summary = found["summary"]
+    assert isinstance(summary, dict)
+    assert summary["foot_skate_per_step_m"] == skated
+    assert summary["takes_within_skate_target"] == 1 and summary["takes"] == 2
+    assert streams_found[0]["rotation_kl"] == pytest.approx(
+        evaluate.mocap_take_kl(evaluate.reference([walk, skating]))[0]
+    )

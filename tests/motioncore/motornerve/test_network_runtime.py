@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from motioncore import quat
 from motioncore.errors import MotionCoreError
 from motioncore.motornerve import intent, network, runtime, state
 from motioncore.motornerve.network import HISTORY, Shape, Stepper, Weights
@@ -129,3 +130,23 @@ def test_a_controller_can_start_from_a_recorded_history(small: Weights) -> None:
     steady = runtime.play(small, np.stack([intent.command((0.0, 1.0), 1.3)] * 4), history[-1])
     assert not np.allclose(played.raw.rotations[1], steady.raw.rotations[1])  # the past counts
     np.testing.assert_allclose(played.raw.rotations[0], steady.raw.rotations[0])
+
+
+def test_a_play_from_a_recorded_history_eases_out_of_its_last_pose(small: Weights) -> None:
+    """The network's first step from recorded states is a handover: the first shown
+    state is the last recorded one slerped a blend step's share of the way to the
+    network's (the runtime's blend on a sharp change), not the network's at once."""
+    rng = np.random.default_rng(5)
+    history = runtime.start_state(small) + 0.3 * rng.standard_normal((5, state.SIZE))
+    history = np.stack([state.renormalised(h) for h in history])
+    command = intent.command((0.0, 0.0), 0.0)  # standing, as the controller starts: no sharp change
+    eased = runtime.Controller(small, history)
+    abrupt = runtime.Controller(small, history)
+    abrupt.blend_left_s = 0.0
+    last = state.joint_rotations(history[-1])
+    moved = [
+        quat.angle_between(last, state.joint_rotations(c.step(command).state)).max()
+        for c in (eased, abrupt)
+    ]
+    assert moved[1] > np.radians(5.0)  # the network's own step jumps
+    np.testing.assert_allclose(moved[0], moved[1] * state.STEP_S / runtime.BLEND_S, rtol=0.05)
