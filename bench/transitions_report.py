@@ -93,7 +93,11 @@ def run_pair(a_path: Path, b_path: Path, args: argparse.Namespace) -> dict[str, 
         phase_a=phase_a,
         phase_b=phase_b,
         search_s=args.search_s,
-        weights=replace(DEFAULT_WEIGHTS, velocity_s_per_m=args.velocity_weight),
+        weights=replace(
+            DEFAULT_WEIGHTS,
+            velocity_s_per_m=args.velocity_weight,
+            continuity=args.continuity_weight,
+        ),
     )
     elapsed = time.perf_counter() - started
     return {
@@ -310,6 +314,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         type=float,
         default=DEFAULT_WEIGHTS.velocity_s_per_m,
         help="entry cost per m/s of velocity difference (pose costs 1 per metre)",
+    )
+    parser.add_argument(
+        "--continuity-weight",
+        type=float,
+        default=DEFAULT_WEIGHTS.continuity,
+        help="entry cost per unit of velocity continuity (pose costs 1 per metre)",
     )
     parser.add_argument(
         "--sets", nargs="+", choices=list(SETS), default=list(SETS), help="which pair sets"

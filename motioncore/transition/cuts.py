@@ -15,10 +15,13 @@ dropped frames (``leading_frames_dropped`` in the report).
 * ``mtp``: the candidates are A's frames passing conditions (1), (3) and (4) of
   :func:`motioncore.analysis.mtp.detect` on the chosen ``measure``'s curve; condition (2) needs B's
   entry, and the entry depends on the cut, so every candidate is paired with
-  every entry frame of B's search window (:func:`motioncore.transition.entry.costs`): a
-  pair passes (2) when B's heading-frame velocity at the entry is within θ_max
-  of A's at the cut (what the detector's per-frame ``next_velocity`` tests), and
-  the cut and entry are the passing pair of least entry cost. Candidates must
+  every entry frame of B (:func:`motioncore.transition.entry.search`: B's first
+  ``search_s`` seconds, then its first half when its start holds no pair whose
+  velocity continuity is under 0.15): a pair passes (2) when B's heading-frame
+  velocity at the entry is within θ_max of A's at the cut (what the detector's
+  per-frame ``next_velocity`` tests), and the cut and entry are the passing pair of
+  least entry cost among those under the continuity limit (or among all passing
+  pairs searched when none is); the next best pair is kept for the report. Candidates must
   also keep α of A's strongest peak (§3.1's literal condition 1, against
   ``max|q̇|``), so that a weak unit that happens to resemble B's start (a sway
   before B's first step) does not win over the motion's momentum; if none does,
@@ -27,7 +30,8 @@ dropped frames (``leading_frames_dropped`` in the report).
   one that B continues best is the better cut.
   With no reliable candidate (low momentum, no deceleration, or every pair
   reversed) the cut falls back to A's last frame and ``reason`` says why.
-* ``end``: ``F_A - 1``. ``fixed70``: ``round(0.7 (F_A - 1))``.
+* ``end``: ``F_A - 1``. ``fixed70``: ``round(0.7 (F_A - 1))``. Their entry is B's best
+  for that cut, searched the same way.
 * ``threshold``: the first frame after A's strongest motion-unit peak
   (:func:`motioncore.analysis.mtp.peaks` of the COM speed) whose COM speed is below
   ``threshold_ratio`` × that peak (0.5 is ours; the seed gives no value); the last
@@ -51,14 +55,13 @@ from motioncore.skeleton import facing
 from motioncore.transition import alignment as alignment_mod
 from motioncore.transition import joint_order
 from motioncore.transition.entry import (
-    Entry,
+    Choice,
     EntryWeights,
     Features,
-    best_entry,
     check_phase,
     costs,
-    entry_at,
     features,
+    search,
     search_frames,
 )
 
@@ -170,16 +173,19 @@ def prepare(
     return Pair(fa, fb, pa, pb, values, measure, alpha, theta_max_deg, test, (drop_a, drop_b))
 
 
-def entry_for(pair: Pair, cut: int, search_s: float, weights: EntryWeights) -> Entry:
-    return best_entry(
+def entry_for(pair: Pair, cut: int, search_s: float, weights: EntryWeights) -> Choice:
+    """The best entry of B for a fixed cut (the baselines'), with the next best."""
+    choice = search(
         pair.a,
-        cut,
+        [cut],
         pair.b,
-        search_s=search_s,
+        search_s,
         phase_a=pair.phase_a,
         phase_b=pair.phase_b,
         weights=weights,
     )
+    assert choice is not None  # every pair is allowed
+    return choice
 
 
 def _directed(pair: Pair, entry_frame: int) -> mtp.MTPResult:
@@ -199,8 +205,8 @@ def _directed(pair: Pair, entry_frame: int) -> mtp.MTPResult:
 
 def mtp_cut(
     pair: Pair, search_s: float, weights: EntryWeights
-) -> tuple[Cut, Entry | None, mtp.MTPResult, int]:
-    """The MTP cut and its entry (module docstring); ``None`` entry when it fell back."""
+) -> tuple[Cut, Choice | None, mtp.MTPResult, int]:
+    """The MTP cut and its entry (module docstring); ``None`` choice when it fell back."""
     last = pair.a.clip.num_frames - 1
     und = pair.undirected
     fallback = Cut(last, last / pair.a.clip.fps, "mtp", und.reason, und.breakdown(last))
@@ -208,29 +214,35 @@ def mtp_cut(
         return fallback, None, und, 0
     strong = und.order[pair.curve[und.order] >= pair.alpha * pair.curve.max()]
     candidates = strong if strong.size else und.order
-    table = costs(
+    choice = search(
         pair.a,
         candidates,
         pair.b,
-        search_frames(pair.b, search_s),
+        search_s,
         phase_a=pair.phase_a,
         phase_b=pair.phase_b,
         weights=weights,
+        allowed=lambda table: table.angle_deg <= pair.theta_max_deg,
     )
-    passing = table.angle_deg <= pair.theta_max_deg
-    if not passing.any():
+    if choice is None:
+        table = costs(
+            pair.a,
+            candidates,
+            pair.b,
+            search_frames(pair.b, search_s),
+            phase_a=pair.phase_a,
+            phase_b=pair.phase_b,
+            weights=weights,
+        )
         result = _directed(pair, int(table.entries[np.argmin(table.total.min(axis=0))]))
         reason = (
             result.reason or "no reliable candidate: every entry points more than theta_max away"
         )
         cut = Cut(last, last / pair.a.clip.fps, "mtp", reason, result.breakdown(last))
         return cut, None, result, int(candidates.size)
-    k, e = np.unravel_index(np.argmin(np.where(passing, table.total, np.inf)), table.total.shape)
-    chosen = entry_at(table, int(k), int(e), pair.b.clip.fps)
-    frame = int(table.cuts[k])
-    result = _directed(pair, chosen.frame)
-    cut = Cut(frame, frame / pair.a.clip.fps, "mtp", None, result.breakdown(frame))
-    return cut, chosen, result, int(candidates.size)
+    result = _directed(pair, choice.entry.frame)
+    cut = Cut(choice.cut, choice.cut / pair.a.clip.fps, "mtp", None, result.breakdown(choice.cut))
+    return cut, choice, result, int(candidates.size)
 
 
 def _threshold_cut(speed: FloatArray, ratio: float) -> tuple[int, str | None]:

@@ -49,6 +49,7 @@ from motioncore.transition.cuts import (
 )
 from motioncore.transition.entry import (
     DEFAULT_WEIGHTS,
+    Choice,
     Entry,
     EntryWeights,
     Features,
@@ -64,7 +65,8 @@ class Transition:
     """One planned transition: the cut, the entry, the blended clip and its metrics.
 
     ``candidates`` is how many MTP candidate cuts were paired with entries (0 for
-    the baselines).
+    the baselines); ``next_best`` the next best (cut frame, entry) of the search
+    (:func:`motioncore.transition.entry.search`), ``None`` when there was none.
     """
 
     cut: Cut
@@ -75,6 +77,7 @@ class Transition:
     recommendation: str | None
     blend_s: float
     candidates: int = 0
+    next_best: tuple[int, Entry] | None = None
 
     @property
     def clip(self) -> Clip:
@@ -93,7 +96,16 @@ class Transition:
             "state": self.state.as_dict(),
             "recommendation": self.recommendation,
             "candidates": self.candidates,
+            "next_best": _next_best(self.next_best, self.clip.fps),
         }
+
+
+def _next_best(pair: tuple[int, Entry] | None, fps: float) -> dict[str, Any] | None:
+    """``{"cut": {"frame", "time_s"}, "entry": Entry.as_dict()}`` or ``None``."""
+    if pair is None:
+        return None
+    cut, entry = pair
+    return {"cut": {"frame": cut, "time_s": cut / fps}, "entry": entry.as_dict()}
 
 
 def _plan(
@@ -110,20 +122,24 @@ def _plan(
         raise MotionCoreError(f"unknown cut method {method!r}: use one of {METHODS}")
     if blend not in blend_mod.BLENDS:
         raise MotionCoreError(f"unknown blend {blend!r}: use crossfade or inertialize")
-    chosen: Entry | None = None
+    choice: Choice | None = None
     result, considered = pair.undirected, 0
     if method == "mtp":
-        cut, chosen, result, considered = mtp_cut(pair, search_s, weights)
+        cut, choice, result, considered = mtp_cut(pair, search_s, weights)
     else:
         cut = baseline_cut(pair, method, threshold_ratio)
-    entry = chosen if chosen is not None else entry_for(pair, cut.frame, search_s, weights)
+    if choice is None:
+        choice = entry_for(pair, cut.frame, search_s, weights)
+    entry = choice.entry
     joined = blend_mod.BLENDS[blend](
         pair.a.clip, cut.frame, pair.b.clip, entry.frame, blend_s, roles=pair.a.roles
     )
     metrics, state = evaluate(pair.a, pair.b, joined, entry.pose_m)
     reversal = state.angle_deg is not None and state.angle_deg >= REVERSAL_DEG
     advice = mtp.REVERSAL_ADVICE if reversal or result.recommendation else None
-    return Transition(cut, entry, joined, metrics, state, advice, blend_s, considered)
+    return Transition(
+        cut, entry, joined, metrics, state, advice, blend_s, considered, choice.next_best
+    )
 
 
 def plan(
@@ -189,13 +205,14 @@ class Comparison:
         return self.transitions["mtp"]
 
     def as_dict(self) -> dict[str, Any]:
-        """The stable report: ``cut``, ``entry`` (MTP's), ``blend_s``, ``blend``, ``metrics``
-        per method, ``methods`` (each method's ``cut``, ``entry``, ``layout`` and
-        ``recommendation``), ``engine``, ``recommendation``, ``alpha``, ``theta_max_deg``,
-        ``measure``."""
+        """The stable report: ``cut``, ``entry``, ``next_best`` (MTP's), ``blend_s``,
+        ``blend``, ``metrics`` per method, ``methods`` (each method's ``cut``, ``entry``,
+        ``next_best``, ``layout`` and ``recommendation``), ``engine``, ``recommendation``,
+        ``alpha``, ``theta_max_deg``, ``measure``."""
         return {
             "cut": self.chosen.cut.as_dict(),
             "entry": self.chosen.entry.as_dict(),
+            "next_best": _next_best(self.chosen.next_best, self.chosen.clip.fps),
             "blend_s": self.blend_s,
             "blend": self.blend,
             "metrics": {m: t.metrics.as_dict() for m, t in self.transitions.items()},
@@ -203,6 +220,7 @@ class Comparison:
                 m: {
                     "cut": t.cut.as_dict(),
                     "entry": t.entry.as_dict(),
+                    "next_best": _next_best(t.next_best, t.clip.fps),
                     "layout": t.result.as_dict(),
                     "recommendation": t.recommendation,
                 }

@@ -109,6 +109,8 @@ def test_the_form_starts_a_transition_whose_page_shows_progress_then_the_compari
     html = client.get(response["Location"]).content.decode()
     assert len(re.findall(r'<tr data-method="(\w+)">', html)) == 4
     assert "α 0.6, θ_max 75.0°, speed, crossfade over 0.1 s" in html
+    chosen = transition.result["entry"]
+    assert "data-search-choices" in html and f"{chosen['cost']['total']:.3f}" in html
     sources = _sources(html)
     assert list(sources) == ["mtp", "end", "fixed70", "threshold"]
     for method, source in sources.items():
@@ -183,6 +185,26 @@ def test_the_raw_viewer_arrays_say_where_the_cleaned_clip_starts(clips: dict[str
 
 
 # --- presenters ----------------------------------------------------------------------------
+
+
+def test_the_search_choices_show_the_chosen_pair_and_the_next_best_with_costs() -> None:
+    cost = {"total": 0.41, "pose_m": 0.2, "velocity_m_per_s": 0.1, "phase_rad": None}
+    entry = {"frame": 70, "time_s": 1.17, "cost": {**cost, "continuity": 0.08}, "widened": True}
+    runner = {"cut": {"frame": 40, "time_s": 0.67}, "entry": {**entry, "widened": False}}
+    result = {"cut": {"frame": 52, "time_s": 0.87}, "entry": entry, "next_best": runner}
+    chosen, second = presenters.search_choices(result)
+    assert (chosen.label, chosen.cut, chosen.cost) == ("Chosen", "frame 52 · 0.87 s", "0.410")
+    assert chosen.entry == "frame 70 · 1.17 s (past B's first second)"
+    assert chosen.terms == "pose 0.200 m, velocity 0.100 m/s, continuity 0.080"
+    assert (second.label, second.cut, second.entry) == (
+        "Next best",
+        "frame 40 · 0.67 s",
+        "frame 70 · 1.17 s",
+    )
+    assert len(presenters.search_choices({**result, "next_best": None})) == 1
+    # A report written before the joint search (no costs) or before the run: nothing.
+    assert presenters.search_choices({"cut": result["cut"], "entry": {"frame": 3}}) == []
+    assert presenters.search_choices({}) == []
 
 
 def test_comparison_rows_mark_each_columns_best_and_tolerate_gaps() -> None:

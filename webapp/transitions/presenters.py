@@ -35,6 +35,52 @@ def comparison_rows(result: Mapping[str, Any]) -> list[Row]:
     return tables.comparison_rows(result, labels=METHOD_LABELS, columns=COLUMNS)
 
 
+@dataclass(frozen=True)
+class PairChoice:
+    """One (cut, entry) pair of MTP's search in words: where, its cost and its terms."""
+
+    label: str
+    cut: str
+    entry: str
+    cost: str
+    terms: str
+
+
+def _pair(label: str, cut: Mapping[str, Any], entry: Mapping[str, Any]) -> PairChoice:
+    cost = entry.get("cost") or {}
+    continuity = cost.get("continuity")
+    terms = [
+        f"pose {cost.get('pose_m', 0.0):.3f} m",
+        f"velocity {cost.get('velocity_m_per_s', 0.0):.3f} m/s",
+    ]
+    if continuity is not None:
+        terms.append(f"continuity {continuity:.3f}")
+    if cost.get("phase_rad") is not None:
+        terms.append(f"phase {cost['phase_rad']:.2f} rad")
+    where = " (past B's first second)" if entry.get("widened") else ""
+    return PairChoice(
+        label,
+        f"frame {cut['frame']} · {cut['time_s']:.2f} s",
+        f"frame {entry['frame']} · {entry['time_s']:.2f} s{where}",
+        f"{cost.get('total', 0.0):.3f}",
+        ", ".join(terms),
+    )
+
+
+def search_choices(result: Mapping[str, Any]) -> list[PairChoice]:
+    """MTP's chosen (cut, entry) pair and the next best of its search, with their costs
+    (empty for a report without them: before the run succeeded, or written before the
+    joint search)."""
+    cut, entry = result.get("cut"), result.get("entry")
+    if not cut or not entry or "cost" not in entry:
+        return []
+    out = [_pair("Chosen", cut, entry)]
+    runner = result.get("next_best")
+    if runner:
+        out.append(_pair("Next best", runner["cut"], runner["entry"]))
+    return out
+
+
 def engine_facts(engine: Mapping[str, Any]) -> list[tuple[str, str]]:
     """The engine settings (:func:`motioncore.transition.engine.parameters`) as label, value pairs:
     numbers to 3 decimals (seconds or normalised time, as the key says), yes/no."""

@@ -65,6 +65,7 @@ def transition_detail(request: HttpRequest, transition_id: int) -> HttpResponse:
         "parameters": presenters.parameters_line(transition.parameters),
         "columns": presenters.COLUMNS,
         "rows": presenters.comparison_rows(transition.result or {}),
+        "choices": presenters.search_choices(transition.result or {}),
         "result": transition.result or {},
         "sources": presenters.player_sources(transition, ready),
         "engine": presenters.engine_facts((transition.result or {}).get("engine") or {}),

@@ -105,9 +105,18 @@ def test_best_entry_matches_pose_velocity_and_phase() -> None:
     b = rigid(still, knee_rad=np.arange(61) * 0.01)
     found = entry_mod.best_entry(a, 20, b)
     assert found.frame == 30 and found.pose_m < 1e-3 and found.phase_rad is None
-    bent = fk.positions(b)[12] - fk.positions(a)[20]
+    # B's first 0.2 s all move (the knee bends) while A stands: no entry there keeps the
+    # velocity continuous, so the search widens to B's first half and finds the match.
+    narrow = entry_mod.best_entry(a, 20, b, search_s=0.2)
+    assert narrow.widened and narrow.frame == 30 and narrow.searched_frames == 31
+    assert not found.widened and found.searched_frames == 61
+    # A still B: every entry is continuous, the window is kept and pose decides.
+    held = rigid(still, knee_rad=0.6)
+    bent = fk.positions(held)[12] - fk.positions(a)[20]
     rms = np.sqrt(np.mean(np.sum(bent**2, axis=-1)))
-    assert entry_mod.best_entry(a, 20, b, search_s=0.2).pose_m == pytest.approx(rms, abs=1e-12)
+    kept = entry_mod.best_entry(a, 20, held, search_s=0.2)
+    assert not kept.widened and kept.searched_frames == 13
+    assert kept.pose_m == pytest.approx(rms, abs=1e-12)
     # identical poses and velocities: only the phase decides (wrapping across ±π)
     flat = rigid(still)
     phase_b = np.linspace(-np.pi, np.pi, 61)
@@ -119,6 +128,32 @@ def test_best_entry_matches_pose_velocity_and_phase() -> None:
     assert undefined.frame == entry_mod.best_entry(flat, 5, flat).frame
     with pytest.raises(MotionCoreError, match="phase_b"):
         entry_mod.best_entry(flat, 5, flat, phase_a=np.zeros(61), phase_b=np.zeros(3))
+
+
+def test_the_entry_search_widens_to_b_s_first_half_for_a_continuous_velocity() -> None:
+    t = np.arange(361) / FPS
+    walking = rigid(1.2 * t)  # A walks at 1.2 m/s
+    # B stands for 2 s, then walks at 1.2 m/s: its first second has no continuous entry.
+    b = rigid(np.where(t < 2.0, 0.0, 1.2 * (t - 2.0)))
+    found = entry_mod.best_entry(walking, 100, b)
+    assert found.widened and found.continuity < entry_mod.CONTINUITY_LIMIT
+    assert 2.0 < found.time_s <= 3.0  # in its walk, within its first half
+    # B that stands throughout: nothing is continuous, the least cost of the half is kept.
+    standing = entry_mod.best_entry(walking, 100, rigid(np.zeros(361)))
+    assert standing.widened and standing.continuity > 1.0
+    assert standing.searched_frames == 181
+
+
+def test_the_search_reports_the_next_best_pair_apart_from_the_chosen_one() -> None:
+    a, b = sine_bell(), ramp()
+    fa, fb = entry_mod.features(a), entry_mod.features(b)
+    choice = entry_mod.search(fa, np.arange(40, 90), fb, 1.0)
+    assert choice is not None and choice.next_best is not None
+    cut, entry = choice.next_best
+    apart = round(entry_mod.NEXT_BEST_APART_S * FPS)
+    assert abs(cut - choice.cut) >= apart or abs(entry.frame - choice.entry.frame) >= apart
+    assert entry.total >= choice.entry.total
+    assert entry_mod.search(fa, [60], fb, 1.0, allowed=lambda t: t.total < 0) is None
 
 
 @pytest.mark.parametrize("blend_kind", ["crossfade", "inertialize"])
@@ -195,6 +230,7 @@ def test_compare_json_has_exactly_the_documented_keys() -> None:
     assert set(report) == {
         "cut",
         "entry",
+        "next_best",
         "blend_s",
         "blend",
         "metrics",
@@ -211,15 +247,24 @@ def test_compare_json_has_exactly_the_documented_keys() -> None:
     assert set(report["methods"]) == {"mtp", "end", "fixed70", "threshold"}
     layout_keys = {"method", "frames", "cut_frame", "entry_frame", "blend_start_frame"}
     for method, detail in report["methods"].items():
-        assert set(detail) == {"cut", "entry", "layout", "recommendation"}
+        assert set(detail) == {"cut", "entry", "next_best", "layout", "recommendation"}
         assert detail["cut"]["method"] == method
         assert layout_keys | {"blend_stop_frame", "alignment"} == set(detail["layout"])
         assert detail["layout"]["frames"] == comparison.transitions[method].clip.num_frames
         assert detail["layout"]["cut_frame"] == report["metrics"][method]["cut_frame"]
     assert report["methods"]["mtp"]["cut"] == report["cut"]
     assert report["cut"]["method"] == "mtp"
-    assert set(report["entry"]) == {"frame", "time_s", "cost"}
-    assert set(report["entry"]["cost"]) == {"total", "pose_m", "velocity_m_per_s", "phase_rad"}
+    assert set(report["entry"]) == {"frame", "time_s", "cost", "searched_frames", "widened"}
+    assert set(report["entry"]["cost"]) == {
+        "total",
+        "pose_m",
+        "velocity_m_per_s",
+        "phase_rad",
+        "continuity",
+    }
+    if report["next_best"] is not None:
+        assert set(report["next_best"]) == {"cut", "entry"}
+        assert set(report["next_best"]["cut"]) == {"frame", "time_s"}
     assert set(report["metrics"]) == {"mtp", "end", "fixed70", "threshold"}
     assert all(set(m) == METRIC_KEYS for m in report["metrics"].values())
     assert report["blend"] == "inertialize" and report["measure"] == "speed"
