@@ -21,9 +21,7 @@ given, reading only the frames up to the current one (the live page runs the sam
   as far as the network's own leg reaches): first the hips come down, up to
   :data:`MAX_DROP_M` (and back up at :data:`DROP_RECOVER_MPS`), then the foot is
   dragged; a foot held while the hips are down starts that far under the network's
-  (:attr:`FootState.landed_drop`), not lifted by the drop as it is held, and rises to
-  it at :data:`DROP_RECOVER_MPS` (held low all stance, the foot was dragged low along
-  the ground as it was let go);
+  (:attr:`FootState.landed_drop`) and rises to it at :data:`DROP_RECOVER_MPS`;
 * it lets go when the probability falls below :data:`LOCK_OFF`, or when the network's
   ankle has gone :data:`UNLOCK_M` away on the ground (a foot the network moves while
   calling it planted: holding on would twist the leg), and locks again only once the
@@ -255,9 +253,8 @@ def _foot_target(
 def _held_ankle(foot: FootState, pose: _Pose, floor_m: float, drop: float) -> FloatArray:
     """Where a held foot's ankle goes before the reach: its pivot at the anchor on the
     ground, the ankle at the network's height less the drop it was held at (``pose``
-    lowered by ``drop``: hips coming down further bend the knee, they do not lower a
-    planted foot; a foot held while they were down starts where it landed, not lifted by
-    the drop in one frame, which flipped a straight knee 32° at once), above the floor."""
+    lowered by ``drop``: hips coming down further bend the knee; a foot held while they
+    were down is not lifted by the drop at once: that flipped a knee 32°), above the floor."""
     assert foot.anchor is not None
     at = foot.anchor - (pose.sole[foot.pivot] - pose.ankle)
     at[1] = pose.ankle[1] + drop - foot.landed_drop
