@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from motioncore import analysis, bvh, transition
+from motioncore import bvh
 from motioncore import parameters as p
 from motioncore.clip import Clip
 from motioncore.errors import MotionCoreError
@@ -150,6 +150,8 @@ def _emit(
 
 def analyze(args: argparse.Namespace) -> int:
     """``python -m motioncore analyze``."""
+    from motioncore import analysis
+
     try:
         _check(args)
         feats = analysis.features(_load(args.file))
@@ -198,6 +200,8 @@ def _print_analysis(p: dict[str, Any]) -> None:
 
 def transition_command(args: argparse.Namespace) -> int:
     """``python -m motioncore transition``."""
+    from motioncore import analysis, transition
+
     try:
         _check(args)
         a, b = _load(args.a), _load(args.b)

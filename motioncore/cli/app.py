@@ -14,6 +14,10 @@
 
 Exit codes: 0 success, 2 invalid input (bad file or bad arguments), 1 anything
 else (a bug: reported with a one-line message).
+
+The subcommand modules import what needs scipy (analysis, transitions, the networks'
+datasets, score synthesis) inside the commands that use it, so that building the
+parser, ``--help``, ``validate`` and ``info`` start in a fraction of a second.
 """
 
 from __future__ import annotations

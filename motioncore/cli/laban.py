@@ -22,7 +22,6 @@ from motioncore import bvh
 from motioncore.errors import MotionCoreError
 from motioncore.laban.importers import reader
 from motioncore.laban.score import ScoreError
-from motioncore.laban.synthesize import synthesize
 
 EXIT_OK = 0
 EXIT_INVALID = 2
@@ -37,6 +36,8 @@ def add_parser(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from motioncore.laban.synthesize import synthesize
+
     try:
         read = reader.read_bytes(args.score.read_bytes(), args.score.stem)
         loaded = read.score

@@ -25,12 +25,14 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from motioncore import bvh, jsontext
 from motioncore.errors import MotionCoreError
-from motioncore.motornerve import dataset, drive, evaluate, streams, timeline
 from motioncore.motornerve.network import SHIPPED_WEIGHTS, Weights
+
+if TYPE_CHECKING:
+    from motioncore.motornerve import dataset
 
 EXIT_OK = 0
 EXIT_INVALID = 2
@@ -98,6 +100,8 @@ def _bar(done: float, text: str) -> None:
 
 
 def _built(data_dir: Path) -> tuple[dataset.Dataset, list[Any]]:
+    from motioncore.motornerve import dataset
+
     if not (data_dir / "MANIFEST.csv").is_file():
         raise ValueError(f"{data_dir} has no MANIFEST.csv")
     sources, report = dataset.corpus_sources(data_dir)
@@ -108,6 +112,8 @@ def _built(data_dir: Path) -> tuple[dataset.Dataset, list[Any]]:
 
 
 def _dataset(args: argparse.Namespace) -> int:
+    from motioncore.motornerve import dataset
+
     built, report = _built(args.data)
     built.save(args.output)
     minutes = {
@@ -136,7 +142,7 @@ def _dataset(args: argparse.Namespace) -> int:
 def _train(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from motioncore.motornerve import train
+    from motioncore.motornerve import dataset, train
 
     data = dataset.Dataset.load(args.dataset) if args.dataset else _built(args.data)[0]
     config = train.TrainConfig()
@@ -181,6 +187,8 @@ def _weights(path: Path) -> Weights:
 
 
 def _evaluate(args: argparse.Namespace) -> int:
+    from motioncore.motornerve import evaluate, streams
+
     if not (args.data / "MANIFEST.csv").is_file():
         raise ValueError(f"{args.data} has no MANIFEST.csv")
     weights = _weights(args.weights)
@@ -220,6 +228,8 @@ def _num(value: object) -> str:
 
 
 def _drive(args: argparse.Namespace) -> int:
+    from motioncore.motornerve import drive, timeline
+
     weights = _weights(args.weights)
     planned = timeline.parse(jsontext.loads(args.timeline.read_text(encoding="utf-8")))
     rig = bvh.load(args.rig) if args.rig is not None else None

@@ -30,13 +30,15 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from motioncore import bvh
 from motioncore.errors import MotionCoreError
-from motioncore.pfnn import dataset, generate, on_rig
 from motioncore.pfnn.network import MODES, SHIPPED_WEIGHTS, Weights
 from motioncore.pfnn.phase import BLENDS
+
+if TYPE_CHECKING:
+    from motioncore.pfnn import dataset
 
 EXIT_OK = 0
 EXIT_INVALID = 2
@@ -94,6 +96,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _built(data_dir: Path) -> tuple[dataset.Dataset, list[dataset.CorpusFile]]:
+    from motioncore.pfnn import dataset
+
     if not (data_dir / "MANIFEST.csv").is_file():
         raise ValueError(f"{data_dir} has no MANIFEST.csv")
     clips, report = dataset.corpus_clips(data_dir)
@@ -101,6 +105,8 @@ def _built(data_dir: Path) -> tuple[dataset.Dataset, list[dataset.CorpusFile]]:
 
 
 def _dataset(args: argparse.Namespace) -> int:
+    from motioncore.pfnn import dataset
+
     built, report = _built(args.data)
     built.save(str(args.output))
     samples = {s: int(built.rows(s).sum()) for s in dataset.SPLITS}
@@ -122,7 +128,7 @@ def _dataset(args: argparse.Namespace) -> int:
 
 
 def _train(args: argparse.Namespace) -> int:
-    from motioncore.pfnn import train
+    from motioncore.pfnn import dataset, train
 
     data = dataset.Dataset.load(str(args.dataset)) if args.dataset else _built(args.data)[0]
     config = train.TrainConfig(
@@ -163,6 +169,8 @@ def _train(args: argparse.Namespace) -> int:
 
 
 def _generate(args: argparse.Namespace) -> int:
+    from motioncore.pfnn import generate, on_rig
+
     if not args.weights.is_file():
         raise ValueError(f"no weights at {args.weights}")
     weights = Weights.load(args.weights)
@@ -198,7 +206,7 @@ def _num(value: object) -> str:
 
 
 def _evaluate(args: argparse.Namespace) -> int:
-    from motioncore.pfnn import evaluate
+    from motioncore.pfnn import dataset, evaluate
 
     if not args.weights.is_file():
         raise ValueError(f"no weights at {args.weights}")

@@ -149,3 +149,17 @@ def test_transition_refuses_other_skeletons_and_bad_parameters(sample_dir: Path)
     assert "different skeletons" in json.loads(other.stdout)["error"]["message"]
     bad = run("analyze", walk, "--alpha", "1.5")
     assert bad.returncode == 2 and "--alpha" in bad.stderr
+
+
+def test_building_the_command_line_imports_no_scipy() -> None:
+    """``--help``, ``validate`` and ``info`` start in a fraction of a second: the
+    subcommands that need scipy (analysis, transitions, networks, scores) import it when
+    they run, not when the parser is built (scipy.signal alone took 0.7 s)."""
+    probe = (
+        "import sys; from motioncore.cli import app; app._parser(); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'scipy'))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], cwd=REPO_ROOT, check=True, capture_output=True, text=True
+    )
+    assert out.stdout.strip() == "[]"
