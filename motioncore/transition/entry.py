@@ -296,7 +296,7 @@ def search(
 ) -> Choice | None:
     """The (cut, entry) pair to join A to B (module docstring); ``allowed`` masks the
     pairs that may be chosen (all by default; MTP passes its θ test); ``None`` when no
-    pair of B's start is allowed."""
+    pair searched is allowed."""
     windows = [search_frames(fb, search_s)]
     wide = wide_frames(fb, search_s)
     if wide.size > windows[0].size:
