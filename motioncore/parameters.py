@@ -21,14 +21,18 @@ from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 Measure = Literal["speed", "energy", "pca"]
-BlendKind = Literal["crossfade", "inertialize"]
+BlendKind = Literal["auto", "crossfade", "inertialize"]
 DEFAULT_MEASURE: Measure = "speed"
-DEFAULT_BLEND: BlendKind = "crossfade"
+DEFAULT_BLEND: BlendKind = "auto"
 
 
 @dataclass(frozen=True)
 class Number:
-    """A number in ``[minimum, maximum]`` (inclusive), in ``unit`` (``""``: a ratio)."""
+    """A number in ``[minimum, maximum]`` (inclusive), in ``unit`` (``""``: a ratio).
+
+    An ``optional`` number may be left out: the library then chooses the value (the
+    blend's length, from the mismatch at the join), and ``default`` is only where a
+    form's field or slider starts."""
 
     name: str
     default: float
@@ -38,6 +42,7 @@ class Number:
     unit: str
     label: str
     description: str
+    optional: bool = False
 
 
 @dataclass(frozen=True)
@@ -86,10 +91,11 @@ MEASURE = Choice(
 BLEND = Choice(
     name="blend",
     default=DEFAULT_BLEND,
-    choices=("crossfade", "inertialize"),
-    labels=("crossfade (slerp)", "inertialization"),
+    choices=("auto", "crossfade", "inertialize"),
+    labels=("automatic (by the mismatch)", "crossfade (slerp)", "inertialization"),
     label="blend",
-    description="How the transition clip joins A's cut to B's entry.",
+    description="How the transition clip joins A's cut to B's entry: chosen from the "
+    "velocity and pose mismatch at the join, or the kind named.",
 )
 BLEND_S = Number(
     name="blend_s",
@@ -99,7 +105,31 @@ BLEND_S = Number(
     step=0.01,
     unit="s",
     label="blend duration",
-    description="Duration of the blend, seconds (seed 000 §4.2: 0.1–0.15 s).",
+    description="A fixed duration of the blend, seconds; when not given, it is chosen from "
+    "the mismatch at the join between blend_min_s and blend_max_s (seed 000 §4.2: "
+    "0.1–0.15 s where momentum is continuous, longer for reversals, §6.2).",
+    optional=True,
+)
+BLEND_MIN_S = Number(
+    name="blend_min_s",
+    default=0.1,
+    minimum=0.0,
+    maximum=2.0,
+    step=0.01,
+    unit="s",
+    label="shortest blend",
+    description="Shortest blend the automatic choice may pick, seconds.",
+)
+BLEND_MAX_S = Number(
+    name="blend_max_s",
+    default=0.5,
+    minimum=0.0,
+    maximum=2.0,
+    step=0.01,
+    unit="s",
+    label="longest blend",
+    description="Longest blend the automatic choice may pick, seconds (reversals and large "
+    "velocity jumps reach it).",
 )
 
 # A run without ``fps`` keeps the file's rate; the default is the rate of the clips the
@@ -118,7 +148,7 @@ FPS = Number(
 
 ANALYSIS = (ALPHA, THETA_MAX_DEG, MEASURE)
 """What an analysis of one clip takes."""
-TRANSITION = (ALPHA, THETA_MAX_DEG, MEASURE, BLEND_S, BLEND)
+TRANSITION = (ALPHA, THETA_MAX_DEG, MEASURE, BLEND_S, BLEND, BLEND_MIN_S, BLEND_MAX_S)
 """What a transition from one clip into another takes."""
 
 RENAMED: dict[str, str] = {"theta": "theta_max_deg", "method": "measure", "curve": "measure"}
@@ -149,6 +179,13 @@ def renamed(values: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
 
 def resolved(values: Mapping[str, Any], which: tuple[Number | Choice, ...]) -> dict[str, Any]:
     """The value of each parameter in ``which``: from ``values`` (earlier names read too),
-    else its default."""
+    else its default (``None`` for an optional number: the library chooses it)."""
     given, _ = renamed(dict(values))
-    return {q.name: given.get(q.name, q.default) for q in which}
+    return {q.name: given.get(q.name, _absent(q)) for q in which}
+
+
+def _absent(parameter: Number | Choice) -> Any:
+    """What a parameter left out stands for."""
+    if isinstance(parameter, Number) and parameter.optional:
+        return None
+    return parameter.default

@@ -4,8 +4,9 @@
   [--next B.bvh] [--json] [--no-curves]``: motion units, phase runs, gait, MTP candidates with
   frame, time and breakdown, the chosen cut and the recommended cut points
   (:mod:`motioncore.analysis`; the JSON is documented in ``docs/analysis.md``).
-* ``transition A B [--alpha …] [--theta-max-deg …] [--measure …] [--blend-s 0.12]
-  [--blend crossfade|inertialize] [-o OUT.bvh] [--json]``: the cut in A, the entry
+* ``transition A B [--alpha …] [--theta-max-deg …] [--measure …] [--blend-s S]
+  [--blend auto|crossfade|inertialize] [--blend-min-s …] [--blend-max-s …] [-o OUT.bvh]
+  [--json]``: the cut in A, the entry
   in B, the metrics table for MTP and the three baselines, engine parameters
   (:mod:`motioncore.transition`); ``-o`` writes the MTP transition clip.
 
@@ -49,6 +50,8 @@ def add_parsers(commands: Any) -> None:
     _add_mtp_options(trans)
     _add_number(trans, p.BLEND_S)
     _add_choice(trans, p.BLEND)
+    _add_number(trans, p.BLEND_MIN_S)
+    _add_number(trans, p.BLEND_MAX_S)
     trans.add_argument("-o", "--output", type=Path, help="write the MTP transition clip here")
     trans.add_argument("--json", action="store_true", help="print JSON")
 
@@ -75,12 +78,13 @@ def _typed(parameter: p.Number | p.Choice) -> dict[str, Any]:
 
 def _add_number(parser: argparse.ArgumentParser, parameter: p.Number) -> None:
     unit = f" {parameter.unit}" if parameter.unit else ""
+    default = "chosen" if parameter.optional else f"{parameter.default:g}"
     parser.add_argument(
         _flag(parameter),
         dest=parameter.name,
-        default=parameter.default,
+        default=None if parameter.optional else parameter.default,
         help=f"{parameter.label}, {parameter.minimum:g}–{parameter.maximum:g}{unit} "
-        f"(default {parameter.default:g})",
+        f"(default {default})",
         **_typed(parameter),
     )
 
@@ -111,9 +115,9 @@ class _Renamed(argparse.Action):
 
 
 def _check(args: argparse.Namespace) -> None:
-    for parameter in (p.ALPHA, p.THETA_MAX_DEG, p.BLEND_S):
+    for parameter in (p.ALPHA, p.THETA_MAX_DEG, p.BLEND_S, p.BLEND_MIN_S, p.BLEND_MAX_S):
         value = getattr(args, parameter.name, parameter.default)
-        if not parameter.minimum <= value <= parameter.maximum:
+        if value is not None and not parameter.minimum <= value <= parameter.maximum:
             raise MotionCoreError(
                 f"{_flag(parameter)} must be in [{parameter.minimum:g}, {parameter.maximum:g}]"
                 f"{' ' + parameter.unit if parameter.unit else ''}; got {value:g}"
@@ -213,6 +217,8 @@ def transition_command(args: argparse.Namespace) -> int:
             measure=args.measure,
             blend_s=args.blend_s,
             blend=args.blend,
+            blend_min_s=args.blend_min_s,
+            blend_max_s=args.blend_max_s,
             phase_a=analysis.features(a).gait_phase,
             phase_b=analysis.features(b).gait_phase,
         )
@@ -232,6 +238,7 @@ def _print_transition(p: dict[str, Any]) -> None:
         f"entry at frame {entry['frame']} ({entry['time_s']:.3f} s), "
         f"{p['blend']} {p['blend_s']:g} s"
     )
+    print(f"  blend: {p['blending']['reason']}")
     if cut.get("reason"):
         print(f"  note: {cut['reason']}")
     header = ("method", "cut", "entry", "retention", "continuity", "energy loss")

@@ -61,9 +61,12 @@ Definitions (fixed, absolute, deliberately simple):
 
 Conventions: ``F`` frames, metres, seconds, Y up, world frame.
 
-The definitions live in two modules of one namespace, :mod:`motioncore.measures.feet`
-and :mod:`motioncore.measures.motion`; callers use ``measures.measure``,
-``measures.rotation_kl`` and so on.
+The measures of a join (the hips' velocity jump either side of it, the excess
+acceleration and joint speed a blend adds) are defined in :mod:`motioncore.measures.joins`.
+
+The definitions live in three modules of one namespace, :mod:`motioncore.measures.feet`,
+:mod:`motioncore.measures.motion` and :mod:`motioncore.measures.joins`; callers use
+``measures.measure``, ``measures.rotation_kl``, ``measures.measure_join`` and so on.
 """
 
 from motioncore.measures.feet import (
@@ -87,6 +90,7 @@ from motioncore.measures.feet import (
     planted,
     speeds,
 )
+from motioncore.measures.joins import JoinMeasures, measure_join
 from motioncore.measures.motion import (
     DRIFT_WINDOW_S,
     KL_SMOOTHING,
@@ -121,6 +125,7 @@ __all__ = [
     "STANDING_PERCENTILE",
     "TOUCH_BAND_M",
     "FootMeasures",
+    "JoinMeasures",
     "Measures",
     "cadence",
     "estimate_floor",
@@ -129,6 +134,7 @@ __all__ = [
     "heading_pose",
     "max_joint_speed_degps",
     "measure",
+    "measure_join",
     "penetration",
     "planted",
     "pose_drift_m",

@@ -66,6 +66,7 @@ from motioncore.transition.entry import (
 )
 
 FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
 CutMethod = Literal["mtp", "end", "fixed70", "threshold"]
 METHODS: tuple[CutMethod, ...] = ("mtp", "end", "fixed70", "threshold")
 FIXED_RATIO = 0.7
@@ -145,8 +146,32 @@ def prepare(
     if measure not in _CURVES:
         raise MotionCoreError(f"unknown momentum measure {measure!r}: use speed, energy or pca")
     a, phase_a, drop_a = _trimmed(a, phase_a)
-    b, phase_b, drop_b = _trimmed(b, phase_b)
     fa = a if isinstance(a, Features) else features(a)
+    fb, pb, drop_b = conform(fa, b, phase_b)
+    values = momentum.curve(fa.momentum, measure)  # type: ignore[arg-type]
+    test = mtp.detect(
+        values,
+        fa.momentum.com_velocity,
+        fa.clip.fps,
+        alpha=alpha,
+        theta_max_deg=theta_max_deg,
+        min_peak=momentum.MIN_PEAK[measure],
+    )
+    pa = check_phase(phase_a, fa.clip.num_frames, "phase_a")
+    return Pair(fa, fb, pa, pb, values, measure, alpha, theta_max_deg, test, (drop_a, drop_b))
+
+
+def conform(
+    fa: Features, b: Clip | Features, phase_b: ArrayLike | None = None
+) -> tuple[Features, FloatArray | None, int]:
+    """B made joinable to A: without a leading bind pose (a raw clip), at A's frame rate
+    (``phase_b`` read at the nearest source frame), in A's joint order; its features,
+    phase and how many leading frames were dropped.
+
+    Raises:
+        MotionCoreError: a different skeleton, or a phase of the wrong length.
+    """
+    b, phase_b, drop_b = _trimmed(b, phase_b)
     b_clip = b.clip if isinstance(b, Features) else b
     pb = check_phase(phase_b, b_clip.num_frames, "phase_b")
     if b_clip.fps != fa.clip.fps:
@@ -160,17 +185,18 @@ def prepare(
         b = b_clip = ordered
     alignment_mod.check_compatible(fa.clip, b_clip)
     fb = b if isinstance(b, Features) else features(b_clip, fa.roles)
-    values = momentum.curve(fa.momentum, measure)  # type: ignore[arg-type]
-    test = mtp.detect(
-        values,
-        fa.momentum.com_velocity,
-        fa.clip.fps,
-        alpha=alpha,
-        theta_max_deg=theta_max_deg,
-        min_peak=momentum.MIN_PEAK[measure],
-    )
-    pa = check_phase(phase_a, fa.clip.num_frames, "phase_a")
-    return Pair(fa, fb, pa, pb, values, measure, alpha, theta_max_deg, test, (drop_a, drop_b))
+    return fb, pb, drop_b
+
+
+def mtp_candidates(pair: Pair) -> IntArray:
+    """A's MTP candidate cuts for a transition (module docstring): the frames passing
+    conditions (1), (3), (4) that keep α of the strongest peak (all of them if none
+    does); empty when A has no reliable candidate."""
+    und = pair.undirected
+    if und.reason is not None or und.order.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    strong = und.order[pair.curve[und.order] >= pair.alpha * pair.curve.max()]
+    return np.asarray(strong if strong.size else und.order, dtype=np.int64)
 
 
 def entry_for(pair: Pair, cut: int, search_s: float, weights: EntryWeights) -> Choice:
@@ -204,16 +230,16 @@ def _directed(pair: Pair, entry_frame: int) -> mtp.MTPResult:
 
 
 def mtp_cut(
-    pair: Pair, search_s: float, weights: EntryWeights
+    pair: Pair, search_s: float, weights: EntryWeights, *, max_pose_m: float = np.inf
 ) -> tuple[Cut, Choice | None, mtp.MTPResult, int]:
-    """The MTP cut and its entry (module docstring); ``None`` choice when it fell back."""
+    """The MTP cut and its entry (module docstring); ``None`` choice when it fell back.
+    ``max_pose_m`` also refuses pairs whose pose jump is larger (a bridge's joins)."""
     last = pair.a.clip.num_frames - 1
     und = pair.undirected
     fallback = Cut(last, last / pair.a.clip.fps, "mtp", und.reason, und.breakdown(last))
-    if und.reason is not None or und.order.size == 0:
+    candidates = mtp_candidates(pair)
+    if candidates.size == 0:
         return fallback, None, und, 0
-    strong = und.order[pair.curve[und.order] >= pair.alpha * pair.curve.max()]
-    candidates = strong if strong.size else und.order
     choice = search(
         pair.a,
         candidates,
@@ -222,7 +248,7 @@ def mtp_cut(
         phase_a=pair.phase_a,
         phase_b=pair.phase_b,
         weights=weights,
-        allowed=lambda table: table.angle_deg <= pair.theta_max_deg,
+        allowed=lambda table: (table.angle_deg <= pair.theta_max_deg) & (table.pose <= max_pose_m),
     )
     if choice is None:
         table = costs(

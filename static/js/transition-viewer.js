@@ -10,7 +10,7 @@
 
 import { all } from "./dom.js";
 import { describe, travellingRoot } from "./viewer/arrays.js";
-import { bands, clipFrame, partAt, sharedClock } from "./viewer/compare-timeline.js";
+import { PART_COLOURS, bands, clipFrame, partAt, sharedClock } from "./viewer/compare-timeline.js";
 import { Player } from "./viewer/player.js";
 import { SkeletonView } from "./viewer/skeleton-view.js";
 
@@ -21,8 +21,6 @@ import { SkeletonView } from "./viewer/skeleton-view.js";
 
 const COLORS = [0x2f6fde, 0xe0861a];
 const SIDE_NAMES = ["left", "right"];
-const PART_COLOURS = { A: "#2f6fde", blend: "#e0861a", B: "#1f9d74" };
-
 const root = document.getElementById("compare");
 /** @type {Record<string, Source>} */
 const sources = JSON.parse(document.getElementById("compare-sources")?.textContent ?? "{}");

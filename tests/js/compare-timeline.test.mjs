@@ -43,6 +43,26 @@ test("the bands tile the clip's span of the shared clock", () => {
   assert.deepEqual(bands(noBlend, 0, 150).map((b) => b.part), ["A", "B"]);
 });
 
+// A bridge: A until 40 (blend 40–47 into C from its frame 12), C until 100 (blend 100–110
+// into B from its frame 3), B to the end.
+const bridged = {
+  ...mtp,
+  frames: 200,
+  bridge: { cut_frame: 100, entry_frame: 3, blend_start_frame: 100, blend_stop_frame: 110 },
+};
+
+test("a bridge clip plays A, a blend, C, a blend and B, each at its own frame", () => {
+  assert.deepEqual(partAt(bridged, 39), { part: "A", frame: 39 });
+  assert.deepEqual(partAt(bridged, 47), { part: "C", frame: 19 }); // C's entry 12 + 47 − 40
+  assert.deepEqual(partAt(bridged, 99), { part: "C", frame: 71 });
+  assert.deepEqual(partAt(bridged, 105), { part: "blend", frame: 5 });
+  assert.deepEqual(partAt(bridged, 110), { part: "B", frame: 13 }); // B's entry 3 + 110 − 100
+  const parts = bands(bridged, 0, 200);
+  assert.deepEqual(parts.map((b) => b.part), ["A", "blend", "C", "blend", "B"]);
+  for (let i = 1; i < parts.length; i += 1) assert.equal(parts[i].from, parts[i - 1].to);
+  assert.equal(parts[4].to, 1);
+});
+
 test("the follow camera tracks the root child that travels, not a static carrier root", () => {
   // joint 0: carrier root at the origin; joint 1 (hips) walks 2 m along z; joint 2 a foot.
   const frames = 2;

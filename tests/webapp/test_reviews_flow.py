@@ -106,7 +106,8 @@ def test_propose_comment_revise_approve_on_a_real_transition(
     assert created["entry_frame"] == report["methods"]["mtp"]["entry"]["frame"]
     assert created["metrics"] == report["metrics"]
     assert (created["alpha"], created["theta_max_deg"], created["measure"]) == (0.6, 75.0, "speed")
-    assert created["blend"]["method"] == "crossfade"
+    assert created["blend"]["method"] == report["methods"]["mtp"]["blend"]
+    assert created["blend"]["duration_s"] == report["methods"]["mtp"]["blend_s"]
     assert created["transition_frames"] == report["methods"]["mtp"]["layout"]["frames"]
     assert created["title"] == "walk_forward.bvh into run_forward.bvh (MTP)"
     v1 = created["id"]

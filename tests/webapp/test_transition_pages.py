@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from html import escape
 from typing import Any
 
 import pytest
@@ -96,6 +97,8 @@ def test_the_form_starts_a_transition_whose_page_shows_progress_then_the_compari
         "measure": "speed",
         "blend_s": 0.1,
         "blend": "crossfade",
+        "blend_min_s": 0.1,
+        "blend_max_s": 0.5,
     }
     assert _quiet_worker[-1] == transition.run.pk  # queued for a worker
 
@@ -108,7 +111,7 @@ def test_the_form_starts_a_transition_whose_page_shows_progress_then_the_compari
     assert transition.run.status == Status.SUCCEEDED, transition.run.error
     html = client.get(response["Location"]).content.decode()
     assert len(re.findall(r'<tr data-method="(\w+)">', html)) == 4
-    assert "α 0.6, θ_max 75.0°, speed, crossfade over 0.1 s" in html
+    assert "α 0.6, θ_max 75.0°, speed, blend crossfade over 0.1 s" in html
     chosen = transition.result["entry"]
     assert "data-search-choices" in html and f"{chosen['cost']['total']:.3f}" in html
     sources = _sources(html)
@@ -130,12 +133,38 @@ def test_the_form_starts_a_transition_whose_page_shows_progress_then_the_compari
     assert "walk_forward.bvh → run_forward.bvh" in project_page
 
 
+def test_a_blend_left_empty_is_chosen_from_the_mismatch_and_explained(
+    clips: dict[str, Clip],
+    members: dict[str, AbstractUser],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    client = _client(members["editor"])
+    form = {**FORM, "blend": "auto", "blend_s": "", "blend_min_s": "0.2", "blend_max_s": "0.3"}
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("transition-new", args=[clips["walk"].pk]), {**form, "clip_b": clips["run"].pk}
+        )
+    transition = Transition.objects.get()
+    assert transition.parameters["blend_s"] is None and transition.parameters["blend"] == "auto"
+    pipeline.execute(run_id=transition.run.pk)
+    transition.refresh_from_db()
+    assert transition.run.status == Status.SUCCEEDED, transition.run.error
+    chosen = transition.result["methods"]["mtp"]["blending"]
+    assert chosen["automatic_length"] and chosen["automatic_method"]
+    assert 0.2 <= transition.result["blend_s"] <= 0.3
+    assert transition.result["blend"] in ("crossfade", "inertialize")
+    html = client.get(response["Location"]).content.decode()
+    assert "blend auto over 0.2–0.3 s by the mismatch" in html
+    assert "data-blends" in html and escape(chosen["reason"]) in html
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
         ({"alpha": "2"}, "less than or equal to 1"),
         ({"measure": "velocity"}, "Select a valid choice"),
         ({"clip_b": ""}, "Clip B"),
+        ({"blend_min_s": "0.4", "blend_max_s": "0.2"}, "shorter than the shortest blend"),
     ],
 )
 def test_bad_form_input_is_a_400_page_and_starts_nothing(

@@ -22,6 +22,8 @@ Parameter = p.Number | p.Choice
 
 
 def _help(parameter: Parameter, extra: str) -> str:
+    if isinstance(parameter, p.Number) and parameter.optional:
+        return f"{parameter.description} Leave it out (or null) to have it chosen{extra}."
     return f"{parameter.description} Default {parameter.default}{extra}."
 
 
@@ -30,10 +32,13 @@ def api_field(parameter: Parameter, *, required: bool = False, default_note: str
     ``required`` (``default_note`` set: no default is filled in, the note says which
     applies, e.g. "the clip's saved value")."""
     options: dict[str, Any] = {"help_text": _help(parameter, default_note)}
+    optional = isinstance(parameter, p.Number) and parameter.optional
     if required:
         options["required"] = True
     elif default_note:
         options["required"] = False
+    elif optional:
+        options.update(required=False, allow_null=True)
     else:
         options["default"] = parameter.default
     if isinstance(parameter, p.Choice):
@@ -43,15 +48,20 @@ def api_field(parameter: Parameter, *, required: bool = False, default_note: str
     )
 
 
-def form_field(parameter: Parameter, *, label: str | None = None) -> forms.Field:
-    """The Django form field for ``parameter`` (bounds or choices, the default as initial)."""
+def form_field(
+    parameter: Parameter, *, label: str | None = None, required: bool | None = None
+) -> forms.Field:
+    """The Django form field for ``parameter`` (bounds or choices, the default as initial;
+    an optional number starts empty and may stay so; ``required=False`` lets a form fill
+    in the default itself)."""
     name = label or parameter.label
     if isinstance(parameter, p.Choice):
         return forms.ChoiceField(choices=choices(parameter), initial=parameter.default, label=name)
     return forms.FloatField(
         min_value=parameter.minimum,
         max_value=parameter.maximum,
-        initial=parameter.default,
+        initial=None if parameter.optional else parameter.default,
+        required=not parameter.optional if required is None else required,
         label=name,
     )
 

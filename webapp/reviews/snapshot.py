@@ -92,8 +92,12 @@ def take(result: Mapping[str, Any], run_parameters: Mapping[str, Any], method: s
         entry_frame=int(entry["frame"]),
         transition_frames=frames if isinstance(frames, int) else None,
         blend={
-            "method": result.get("blend", run_parameters.get("blend", p.BLEND.default)),
-            "duration_s": result.get("blend_s", run_parameters.get("blend_s")),
+            "method": detail.get(
+                "blend", result.get("blend", run_parameters.get("blend", p.BLEND.default))
+            ),
+            "duration_s": detail.get(
+                "blend_s", result.get("blend_s", run_parameters.get("blend_s"))
+            ),
             "layout": layout,
         },
         metrics={m: dict(row) for m, row in metrics.items()},

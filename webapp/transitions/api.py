@@ -1,6 +1,7 @@
 """REST endpoints for transitions (included from :mod:`webapp.api.urls` under ``/api/v1/``).
 
-* ``POST transitions/``  ``{clip_a, clip_b, alpha, theta_max_deg, measure, blend_s, blend}``
+* ``POST transitions/``  ``{clip_a, clip_b, alpha, theta_max_deg, measure, blend_s, blend,
+  blend_min_s, blend_max_s}`` (``blend_s`` left out: the length is chosen from the mismatch)
   → 201 the transition with its queued run (editors; same project, same skeleton)
 * ``GET  projects/{id}/transitions/``  the project's transitions
 * ``GET  transitions/{id}/``  the transition: run status, comparison report, download URLs
@@ -50,6 +51,15 @@ class TransitionInputSerializer(serializers.Serializer[dict[str, Any]]):
     measure = api_field(p.MEASURE)
     blend_s = api_field(p.BLEND_S)
     blend = api_field(p.BLEND)
+    blend_min_s = api_field(p.BLEND_MIN_S)
+    blend_max_s = api_field(p.BLEND_MAX_S)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["blend_min_s"] > attrs["blend_max_s"]:
+            raise serializers.ValidationError(
+                {"blend_max_s": "The longest blend must not be shorter than the shortest."}
+            )
+        return attrs
 
 
 TRANSITION_DOWNLOADS_SCHEMA = {

@@ -26,6 +26,8 @@ class TransitionArtifactKind(models.TextChoices):
     VIEWER_FIXED70 = "transition_viewer_fixed70", "70 % cut viewer arrays (JSON)"
     VIEWER_THRESHOLD = "transition_viewer_threshold", "Speed-threshold cut viewer arrays (JSON)"
     REPORT = "transition_report", "Transition report (JSON)"
+    BRIDGE_BVH = "transition_bridge_bvh", "Bridge clip A → C → B (BVH)"
+    BRIDGE_VIEWER = "transition_bridge_viewer", "Bridge clip viewer arrays (JSON)"
 
 
 class Transition(models.Model):

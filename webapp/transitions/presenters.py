@@ -81,6 +81,23 @@ def search_choices(result: Mapping[str, Any]) -> list[PairChoice]:
     return out
 
 
+def blend_lines(result: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Each method's blend in words (kind, length and why), ``(label, text)``; empty for a
+    report written before blends were chosen from the mismatch."""
+    methods: Mapping[str, Mapping[str, Any]] = result.get("methods") or {}
+    lines = []
+    for method, label in METHOD_LABELS.items():
+        blending = (methods.get(method) or {}).get("blending")
+        if blending:
+            lines.append(
+                (
+                    label,
+                    f"{blending['method']} over {blending['blend_s']:.2f} s: {blending['reason']}",
+                )
+            )
+    return lines
+
+
 def engine_facts(engine: Mapping[str, Any]) -> list[tuple[str, str]]:
     """The engine settings (:func:`motioncore.transition.engine.parameters`) as label, value pairs:
     numbers to 3 decimals (seconds or normalised time, as the key says), yes/no."""
@@ -102,9 +119,14 @@ def engine_facts(engine: Mapping[str, Any]) -> list[tuple[str, str]]:
 def parameters_line(parameters: Mapping[str, Any]) -> str:
     """α, θ_max, the measure and the blend in words (earlier names read too)."""
     value = p.resolved(parameters, p.TRANSITION)
+    length = (
+        f"{value['blend_min_s']}–{value['blend_max_s']} s by the mismatch"
+        if value["blend_s"] is None
+        else f"{value['blend_s']} s"
+    )
     return (
         f"α {value['alpha']}, θ_max {value['theta_max_deg']}°, {value['measure']}, "
-        f"{value['blend']} over {value['blend_s']} s"
+        f"blend {value['blend']} over {length}"
     )
 
 
@@ -117,8 +139,9 @@ def player_sources(transition: Transition, ready: Mapping[str, bool]) -> dict[st
     """What the compare player needs (``json_script``): per method its label, viewer URL
     and layout (where A, the blend and B lie in its frames); only methods whose arrays
     can be downloaded."""
-    methods = (transition.result or {}).get("methods") or {}
-    return {
+    result = transition.result or {}
+    methods = result.get("methods") or {}
+    sources = {
         method: {
             "label": METHOD_LABELS[method],
             "url": download_url(transition.pk, name),
@@ -127,6 +150,94 @@ def player_sources(transition: Transition, ready: Mapping[str, bool]) -> dict[st
         for method, name in VIEWER_DOWNLOADS.items()
         if ready.get(name)
     }
+    found = result.get("bridge") or {}
+    if found.get("found") and ready.get(BRIDGE_VIEWER):
+        sources["bridge"] = {
+            "label": f"Bridge via {found['via']['name']}",
+            "url": download_url(transition.pk, BRIDGE_VIEWER),
+            "layout": bridge_layout(found),
+        }
+    return sources
+
+
+def bridge_layout(found: Mapping[str, Any]) -> dict[str, Any]:
+    """The bridge clip's layout for the player: the first join (into C) as a transition's,
+    the second (into B) under ``bridge`` (``static/js/viewer/compare-timeline.js``)."""
+    first, second = (join["layout"] for join in found["joins"])
+    keys = ("cut_frame", "entry_frame", "blend_start_frame", "blend_stop_frame")
+    return {
+        "frames": found["frames"],
+        **{key: first[key] for key in keys},
+        "bridge": {key: second[key] for key in keys},
+    }
+
+
+@dataclass(frozen=True)
+class JoinView:
+    """One join of a bridge in words."""
+
+    label: str
+    where: str
+    blend: str
+    continuity: str
+    pose: str
+    good: bool
+
+
+@dataclass(frozen=True)
+class VerdictView:
+    """Whether MTP's join meets the limits; if not, the bridge (or that there is none)."""
+
+    good: bool
+    sentence: str
+    limits: str
+    bridge_text: str
+    joins: list[JoinView]
+
+
+def _join_view(label: str, join: Mapping[str, Any]) -> JoinView:
+    metrics = join["metrics"]
+    return JoinView(
+        label,
+        f"cut frame {join['cut']['frame']} → entry frame {join['entry']['frame']}",
+        f"{join['blend']} over {join['blend_s']:.2f} s",
+        f"{metrics['velocity_continuity']:.3f}",
+        f"{metrics['pose_discontinuity_m']:.3f}",
+        bool(join["verdict"]["good"]),
+    )
+
+
+def verdict_view(result: Mapping[str, Any]) -> VerdictView | None:
+    """MTP's verdict and the bridge for the page; ``None`` for a report without a verdict
+    (before the run succeeded, or written before verdicts)."""
+    verdict = result.get("verdict")
+    if not verdict:
+        return None
+    limits = verdict["limits"]
+    stated = (
+        f"velocity continuity under {limits['continuity']:g}, "
+        f"pose jump at most {limits['pose_m']:g} m"
+    )
+    if verdict["good"]:
+        return VerdictView(True, "MTP's join meets the limits.", stated, "", [])
+    sentence = "No good direct transition: " + "; ".join(verdict["misses"]) + "."
+    found = result.get("bridge") or {}
+    searched = found.get("searched_clips", 0)
+    if not found.get("found"):
+        text = (
+            f"No clip of the project with this skeleton ({searched} searched) makes a better "
+            "path through it: there is no good transition from A into B with these clips."
+        )
+        return VerdictView(False, sentence, stated, text, [])
+    span = found["c_span"]
+    text = (
+        f"Bridge through {found['via']['name']} (of {searched} clips searched): it plays "
+        f"{span['played_s']:.2f} s of it, from frame {span['entry_frame']} to frame "
+        f"{span['cut_frame']}, between A and B."
+    )
+    first, second = found["joins"]
+    joins = [_join_view("A → C", first), _join_view("C → B", second)]
+    return VerdictView(False, sentence, stated, text, joins)
 
 
 DOWNLOAD_LABELS: dict[str, str] = {
@@ -136,7 +247,12 @@ DOWNLOAD_LABELS: dict[str, str] = {
     "viewer-end.json": "Viewer arrays, end-of-clip cut (JSON)",
     "viewer-fixed70.json": "Viewer arrays, 70 % cut (JSON)",
     "viewer-threshold.json": "Viewer arrays, speed-threshold cut (JSON)",
+    "bridge.bvh": "Bridge clip A → C → B (BVH)",
+    "viewer-bridge.json": "Viewer arrays, bridge (JSON)",
 }
+BRIDGE_VIEWER = "viewer-bridge.json"
+BRIDGE_DOWNLOADS = ("bridge.bvh", BRIDGE_VIEWER)
+"""Downloads that exist only when the run built a bridge (listed only then)."""
 
 
 @dataclass(frozen=True)
@@ -147,8 +263,10 @@ class DownloadLink:
 
 
 def downloads(transition: Transition, ready: Mapping[str, bool]) -> list[DownloadLink]:
-    """Every download of the transition, in API order, with whether it exists yet."""
+    """Every download of the transition, in API order, with whether it exists yet (a
+    bridge's only when it was built)."""
     return [
         DownloadLink(DOWNLOAD_LABELS[name], download_url(transition.pk, name), ready[name])
         for name in TRANSITION_DOWNLOADS
+        if ready[name] or name not in BRIDGE_DOWNLOADS
     ]

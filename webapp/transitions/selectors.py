@@ -23,6 +23,8 @@ TRANSITION_DOWNLOADS: dict[str, TransitionArtifactKind] = {
     "viewer-end.json": TransitionArtifactKind.VIEWER_END,
     "viewer-fixed70.json": TransitionArtifactKind.VIEWER_FIXED70,
     "viewer-threshold.json": TransitionArtifactKind.VIEWER_THRESHOLD,
+    "bridge.bvh": TransitionArtifactKind.BRIDGE_BVH,
+    "viewer-bridge.json": TransitionArtifactKind.BRIDGE_VIEWER,
 }
 """Download name → artifact kind of the transition's run."""
 
@@ -33,6 +35,9 @@ VIEWER_DOWNLOADS: dict[str, str] = {
     "threshold": "viewer-threshold.json",
 }
 """Cut method → the download holding its transition clip's viewer arrays."""
+
+BRIDGE_LIBRARY_MAX = 40
+"""Most clips a transition's run searches for a bridge (the newest; each is loaded)."""
 
 METRIC_COLUMNS: tuple[Column, ...] = (
     Column("velocity_continuity", "Continuity", "", 3, True),
@@ -99,6 +104,20 @@ def transition_targets(*, user: User | AnonymousUser, clip: Clip) -> list[tuple[
     same skeleton up to joint order, see :func:`skeleton_mismatch`), newest first."""
     others = clip_list(user=user, project_id=clip.project_id).exclude(pk=clip.pk)
     return [(other, skeleton_mismatch(clip, other)) for other in others]
+
+
+def bridge_library(clip_a: Clip, clip_b: Clip) -> list[Clip]:
+    """The clips a bridge from A into B may pass through: the project's other clips with
+    motion and A's skeleton (up to joint order), newest first, at most
+    :data:`BRIDGE_LIBRARY_MAX`."""
+    others = (
+        Clip.objects.filter(project_id=clip_a.project_id)
+        .exclude(pk__in=[clip_a.pk, clip_b.pk])
+        .exclude(frames=0)
+        .order_by("-created_at", "-id")
+    )
+    same = [clip for clip in others if not skeleton_mismatch(clip_a, clip)]
+    return same[:BRIDGE_LIBRARY_MAX]
 
 
 def skeleton_mismatch(clip_a: Clip, clip_b: Clip) -> str:

@@ -4,6 +4,8 @@ checked here, everything else goes through selectors, presenters and services.""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -28,6 +30,18 @@ class TransitionForm(forms.Form):
     measure = form_field(p.MEASURE)
     blend_s = form_field(p.BLEND_S, label="Blend (s)")
     blend = form_field(p.BLEND)
+    blend_min_s = form_field(p.BLEND_MIN_S, label="Shortest blend (s)", required=False)
+    blend_max_s = form_field(p.BLEND_MAX_S, label="Longest blend (s)", required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        for bound in (p.BLEND_MIN_S, p.BLEND_MAX_S):
+            if data.get(bound.name) is None and bound.name not in self.errors:
+                data[bound.name] = bound.default
+        low, high = data.get("blend_min_s"), data.get("blend_max_s")
+        if low is not None and high is not None and low > high:
+            self.add_error("blend_max_s", "must not be shorter than the shortest blend")
+        return data
 
 
 def _form_errors(form: TransitionForm) -> str:
@@ -66,6 +80,8 @@ def transition_detail(request: HttpRequest, transition_id: int) -> HttpResponse:
         "columns": presenters.COLUMNS,
         "rows": presenters.comparison_rows(transition.result or {}),
         "choices": presenters.search_choices(transition.result or {}),
+        "blends": presenters.blend_lines(transition.result or {}),
+        "verdict": presenters.verdict_view(transition.result or {}),
         "result": transition.result or {},
         "sources": presenters.player_sources(transition, ready),
         "engine": presenters.engine_facts((transition.result or {}).get("engine") or {}),

@@ -3,13 +3,11 @@
 // bar, the comments' pins under it (a marker per frame, a bar per frame range, in lanes
 // that do not overlap) and a cursor at the frame shown. A click on a pin seeks there.
 
-import { bands } from "../viewer/compare-timeline.js";
+import { PART_COLOURS, bands } from "../viewer/compare-timeline.js";
 import { lanes, placedInside } from "./pins.js";
 
 /** @typedef {import("./pins.js").Pin} Pin */
 /** @typedef {import("./pins.js").PinLayout} PinLayout */
-
-const PART_COLOURS = { A: "#2f6fde", blend: "#e0861a", B: "#1f9d74" };
 
 export class PinTimeline {
   /**

@@ -4,7 +4,10 @@
 // Pure functions (no DOM, no three.js), tested with node's test runner.
 //
 // A layout is a transition's `methods.<method>.layout` from the report (frames):
-// {frames, cut_frame, entry_frame, blend_start_frame, blend_stop_frame}.
+// {frames, cut_frame, entry_frame, blend_start_frame, blend_stop_frame}. A bridge's
+// layout (A → C → B) has the first join there (its entry is C's frame) and the second
+// in `bridge` ({cut_frame, entry_frame, blend_start_frame, blend_stop_frame} in the
+// bridge clip's frames; its entry is B's frame).
 
 /**
  * @typedef {object} Layout
@@ -13,9 +16,21 @@
  * @property {number} entry_frame B's first frame used (at A's rate)
  * @property {number} blend_start_frame
  * @property {number} blend_stop_frame exclusive
+ * @property {Join} [bridge] the second join of a bridge through a clip C
  */
 
-/** @typedef {"A" | "blend" | "B"} Part */
+/**
+ * @typedef {object} Join
+ * @property {number} cut_frame
+ * @property {number} entry_frame
+ * @property {number} blend_start_frame
+ * @property {number} blend_stop_frame exclusive
+ */
+
+/** @typedef {"A" | "blend" | "C" | "B"} Part */
+
+/** The colour of each part on the timelines (A blue, blends orange, C purple, B green). */
+export const PART_COLOURS = { A: "#2f6fde", blend: "#e0861a", C: "#8a5cc2", B: "#1f9d74" };
 
 /**
  * Offsets (frames) of each clip on the shared clock and its length.
@@ -43,32 +58,48 @@ export function clipFrame(frame, offset, frames) {
 }
 
 /**
- * What the clip shows at its frame `f`: A's frame, the blend, or B's frame.
+ * What the clip shows at its frame `f`: A's frame, a blend, C's frame (a bridge) or B's.
  * @param {{cut_frame: number, entry_frame: number, blend_start_frame: number,
- *   blend_stop_frame: number}} layout
+ *   blend_stop_frame: number, bridge?: Join}} layout
  * @param {number} f
  * @returns {{part: Part, frame: number}}
  */
 export function partAt(layout, f) {
   if (f < layout.blend_start_frame) return { part: "A", frame: f };
   if (f < layout.blend_stop_frame) return { part: "blend", frame: f - layout.blend_start_frame };
-  return { part: "B", frame: layout.entry_frame + f - layout.cut_frame };
+  const second = layout.bridge;
+  if (!second) return { part: "B", frame: layout.entry_frame + f - layout.cut_frame };
+  if (f < second.blend_start_frame) {
+    return { part: "C", frame: layout.entry_frame + f - layout.cut_frame };
+  }
+  if (f < second.blend_stop_frame) return { part: "blend", frame: f - second.blend_start_frame };
+  return { part: "B", frame: second.entry_frame + f - second.cut_frame };
 }
 
 /**
  * The clip's parts as fractions of the shared clock, for the timeline bands.
- * @param {{frames: number, blend_start_frame: number, blend_stop_frame: number}} layout
+ * @param {{frames: number, blend_start_frame: number, blend_stop_frame: number,
+ *   bridge?: {blend_start_frame: number, blend_stop_frame: number}}} layout
  * @param {number} offset the clip's on the shared clock
  * @param {number} total the shared clock's frames
  * @returns {Array<{part: Part, from: number, to: number}>}
  */
 export function bands(layout, offset, total) {
   const at = (/** @type {number} */ f) => (offset + f) / total;
+  const second = layout.bridge;
   /** @type {Array<{part: Part, from: number, to: number}>} */
   const all = [
     { part: "A", from: at(0), to: at(layout.blend_start_frame) },
     { part: "blend", from: at(layout.blend_start_frame), to: at(layout.blend_stop_frame) },
-    { part: "B", from: at(layout.blend_stop_frame), to: at(layout.frames) },
   ];
+  if (second) {
+    all.push(
+      { part: "C", from: at(layout.blend_stop_frame), to: at(second.blend_start_frame) },
+      { part: "blend", from: at(second.blend_start_frame), to: at(second.blend_stop_frame) },
+      { part: "B", from: at(second.blend_stop_frame), to: at(layout.frames) },
+    );
+  } else {
+    all.push({ part: "B", from: at(layout.blend_stop_frame), to: at(layout.frames) });
+  }
   return all.filter((band) => band.to > band.from);
 }

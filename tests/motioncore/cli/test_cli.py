@@ -132,13 +132,15 @@ def test_transition_writes_the_clip_and_the_stable_table(sample_dir: Path, tmp_p
     assert {"cut", "entry", "blend_s", "engine", "metrics"} <= set(body)
     assert set(body["metrics"]) == {"mtp", "end", "fixed70", "threshold"}
     assert all(set(m) >= METRIC_NAMES for m in body["metrics"].values())
-    assert body["blend_s"] == 0.12 and set(body["engine"]) == {"unity", "unreal", "notes"}
+    assert set(body["engine"]) == {"unity", "unreal", "notes"}
+    assert body["blending"]["automatic_length"] and 0.1 <= body["blend_s"] <= 0.5
     joined, clip_a, clip_b = bvh.load(out), bvh.load(a), bvh.load(b)
     b_frames = resample.frame_count(clip_b.num_frames, clip_b.fps, clip_a.fps)  # 30 → 120 Hz
     assert joined.num_frames == body["cut"]["frame"] + b_frames - body["entry"]["frame"]
     assert joined.skeleton.names == clip_a.skeleton.names and joined.fps == clip_a.fps
-    text = run("transition", a, b, "--blend", "inertialize")
+    text = run("transition", a, b, "--blend", "inertialize", "--blend-s", "0.12")
     assert text.returncode == 0 and "Unity: exit time" in text.stdout
+    assert "inertialize 0.12 s" in text.stdout and "blend: the length given" in text.stdout
 
 
 def test_transition_refuses_other_skeletons_and_bad_parameters(sample_dir: Path) -> None:
@@ -149,6 +151,9 @@ def test_transition_refuses_other_skeletons_and_bad_parameters(sample_dir: Path)
     assert "different skeletons" in json.loads(other.stdout)["error"]["message"]
     bad = run("analyze", walk, "--alpha", "1.5")
     assert bad.returncode == 2 and "--alpha" in bad.stderr
+    bounds = run("transition", walk, walk, "--blend-min-s", "0.4", "--blend-max-s", "0.2", "--json")
+    assert bounds.returncode == 2
+    assert "blend bounds" in json.loads(bounds.stdout)["error"]["message"]
 
 
 def test_building_the_command_line_imports_no_scipy() -> None:

@@ -7,21 +7,15 @@ import json
 import numpy as np
 import pytest
 
-from motioncore import bvh, fk, quat, transition
+from motioncore import bvh, fk, transition
 from motioncore.analysis import momentum, mtp
 from motioncore.clip import Clip, Skeleton
 from motioncore.errors import MotionCoreError
 from motioncore.transition import blend, engine
 from motioncore.transition import entry as entry_mod
-from support.humanoid import tiny_humanoid
 from support.paths import SAMPLE_DIR
+from support.straight_motion import FPS, SKELETON, ramp, rigid, sine_bell
 
-FPS = 60.0
-LEFT_KNEE = 14
-
-
-SKELETON = tiny_humanoid()
-X = np.array([1.0, 0.0, 0.0])
 METRIC_KEYS = {
     "velocity_continuity",
     "momentum_retention",
@@ -33,30 +27,6 @@ METRIC_KEYS = {
     "entry_frame",
     "unmeasured",
 }
-
-
-def rigid(z: np.ndarray, *, knee_rad: np.ndarray | float = 0.0, fps: float = FPS) -> Clip:
-    """The rest pose (left knee bent by ``knee_rad``) carried along +Z (its facing) to ``z [F]``."""
-    frames = z.shape[0]
-    translations = np.broadcast_to(SKELETON.offsets, (frames, SKELETON.num_joints, 3)).copy()
-    translations[:, 0, 2] = z
-    rotations = quat.identity((frames, SKELETON.num_joints))
-    knee = np.broadcast_to(np.asarray(knee_rad, dtype=np.float64), (frames,))
-    rotations[:, LEFT_KNEE] = quat.from_axis_angle(np.broadcast_to(X, (frames, 3)), knee)
-    return Clip(SKELETON, rotations, translations, fps)
-
-
-def sine_bell(frames: int = 121, peak_m_per_s: float = 1.5) -> Clip:
-    """A: from rest to rest, speed ``peak · sin(π t / T)`` along +Z (T = the clip's length)."""
-    t = np.arange(frames) / FPS
-    duration = t[-1]
-    return rigid(peak_m_per_s * duration / np.pi * (1.0 - np.cos(np.pi * t / duration)))
-
-
-def ramp(frames: int = 121, accel: float = 2.0, **kwargs: object) -> Clip:
-    """B: starts at rest and accelerates along +Z (negative ``accel``: backwards)."""
-    t = np.arange(frames) / FPS
-    return rigid(0.5 * accel * t**2, **kwargs)  # type: ignore[arg-type]
 
 
 def test_baseline_cuts_are_where_their_formulas_put_them() -> None:
@@ -231,8 +201,11 @@ def test_compare_json_has_exactly_the_documented_keys() -> None:
         "cut",
         "entry",
         "next_best",
+        "verdict",
         "blend_s",
         "blend",
+        "blending",
+        "blend_request",
         "metrics",
         "methods",
         "engine",
@@ -247,7 +220,23 @@ def test_compare_json_has_exactly_the_documented_keys() -> None:
     assert set(report["methods"]) == {"mtp", "end", "fixed70", "threshold"}
     layout_keys = {"method", "frames", "cut_frame", "entry_frame", "blend_start_frame"}
     for method, detail in report["methods"].items():
-        assert set(detail) == {"cut", "entry", "next_best", "layout", "recommendation"}
+        assert set(detail) == {
+            "cut",
+            "entry",
+            "next_best",
+            "blend_s",
+            "blend",
+            "blending",
+            "layout",
+            "recommendation",
+        }
+        assert set(detail["blending"]) == {
+            "method",
+            "blend_s",
+            "reason",
+            "automatic_method",
+            "automatic_length",
+        }
         assert detail["cut"]["method"] == method
         assert layout_keys | {"blend_stop_frame", "alignment"} == set(detail["layout"])
         assert detail["layout"]["frames"] == comparison.transitions[method].clip.num_frames
@@ -269,7 +258,13 @@ def test_compare_json_has_exactly_the_documented_keys() -> None:
     assert all(set(m) == METRIC_KEYS for m in report["metrics"].values())
     assert report["blend"] == "inertialize" and report["measure"] == "speed"
     cut, entry = report["cut"]["frame"], report["entry"]["frame"]
-    assert report["engine"] == engine.parameters(cut, 121, entry, 121, FPS, 0.12)
+    assert report["blend_request"] == {
+        "blend": "inertialize",
+        "blend_s": None,
+        "blend_min_s": 0.1,
+        "blend_max_s": 0.5,
+    }
+    assert report["engine"] == engine.parameters(cut, 121, entry, 121, FPS, report["blend_s"])
     assert (
         comparison.transitions["end"].clip.num_frames
         == 120 + 121 - report["metrics"]["end"]["entry_frame"]
