@@ -1,9 +1,11 @@
-"""The ``analyze`` and ``transition`` commands of ``python -m motioncore``.
+"""The ``analyze``, ``transition`` and ``sequence`` commands of ``python -m motioncore``.
 
 * ``analyze FILE [--alpha 0.6] [--theta-max-deg 75] [--measure speed|energy|pca]
   [--next B.bvh] [--json] [--no-curves]``: motion units, phase runs, gait, MTP candidates with
   frame, time and breakdown, the chosen cut and the recommended cut points
   (:mod:`motioncore.analysis`; the JSON is documented in ``docs/analysis.md``).
+* ``sequence A B C … [--alpha …] [--blend …] [-o OUT.bvh] [--json]``: the clips joined in
+  order, each join cut by MTP, with each join's metrics and verdict;
 * ``transition A B [--alpha …] [--theta-max-deg …] [--measure …] [--blend-s S]
   [--blend auto|crossfade|inertialize] [--blend-min-s …] [--blend-max-s …] [-o OUT.bvh]
   [--json]``: the cut in A, the entry
@@ -54,6 +56,14 @@ def add_parsers(commands: Any) -> None:
     _add_number(trans, p.BLEND_MAX_S)
     trans.add_argument("-o", "--output", type=Path, help="write the MTP transition clip here")
     trans.add_argument("--json", action="store_true", help="print JSON")
+    seq = commands.add_parser("sequence", help="join clips in order, each join cut by MTP")
+    seq.add_argument("clips", type=Path, nargs="+", help="two or more .bvh files, in order")
+    _add_mtp_options(seq)
+    for parameter in (p.BLEND_S, p.BLEND_MIN_S, p.BLEND_MAX_S):
+        _add_number(seq, parameter)
+    _add_choice(seq, p.BLEND)
+    seq.add_argument("-o", "--output", type=Path, help="write the sequence clip here (.bvh)")
+    seq.add_argument("--json", action="store_true", help="print JSON")
 
 
 def _add_mtp_options(parser: argparse.ArgumentParser) -> None:
@@ -229,6 +239,47 @@ def transition_command(args: argparse.Namespace) -> int:
         bvh.save(comparison.chosen.clip, args.output)
         payload["output"] = str(args.output)
     return _emit(payload, as_json=args.json, summary=_print_transition)
+
+
+def sequence_command(args: argparse.Namespace) -> int:
+    """``python -m motioncore sequence``."""
+    from motioncore.transition import sequence
+
+    try:
+        _check(args)
+        clips = [_load(path) for path in args.clips]
+        made = sequence.sequence(
+            clips,
+            alpha=args.alpha,
+            theta_max_deg=args.theta_max_deg,
+            measure=args.measure,
+            blend=args.blend,
+            blend_s=args.blend_s,
+            blend_min_s=args.blend_min_s,
+            blend_max_s=args.blend_max_s,
+        )
+    except (MotionCoreError, OSError) as error:
+        return _fail(args, MotionCoreError(str(error)))
+    payload = {"clips": [str(path) for path in args.clips], **made.as_dict()}
+    if args.output:
+        bvh.save(made.clip, args.output)
+        payload["output"] = str(args.output)
+    return _emit(payload, as_json=args.json, summary=_print_sequence)
+
+
+def _print_sequence(p: dict[str, Any]) -> None:
+    print(f"{len(p['clips'])} clips → {p['frames']} frames at {p['fps']:g} Hz")
+    for join in p["joins"]:
+        m, verdict = join["metrics"], join["verdict"]
+        state = "good" if verdict["good"] else "misses " + "; ".join(verdict["misses"])
+        print(
+            f"  join {join['from_clip'] + 1} → {join['to_clip'] + 1}: cut frame "
+            f"{join['cut']['frame']}, entry frame {join['entry']['frame']}, "
+            f"{join['blend']} {join['blend_s']:.2f} s, continuity "
+            f"{m['velocity_continuity']:.3f}, pose jump {m['pose_discontinuity_m']:.3f} m ({state})"
+        )
+    if p.get("output"):
+        print(f"  wrote {p['output']}")
 
 
 def _print_transition(p: dict[str, Any]) -> None:

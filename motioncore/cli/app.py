@@ -52,6 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "info": _info,
         "analyze": cli_analysis.analyze,
         "transition": cli_analysis.transition_command,
+        "sequence": cli_analysis.sequence_command,
         "pfnn": cli_pfnn.run,
         "laban": cli_laban.run,
         "motornerve": cli_motornerve.run,

@@ -6,7 +6,11 @@
 * :mod:`motioncore.transition.entry`: the entry frame of B and its costs;
 * :mod:`motioncore.transition.alignment`: B's rigid alignment onto A;
 * :mod:`motioncore.transition.blend`: crossfade and inertialization;
+* :mod:`motioncore.transition.blend_choice`: the blend's length and kind from the mismatch;
 * :mod:`motioncore.transition.metrics`: how good a transition is;
+* :mod:`motioncore.transition.limits`: when a join is good enough (the verdict);
+* :mod:`motioncore.transition.bridge`: A → C → B through a library clip;
+* :mod:`motioncore.transition.sequence`: N clips joined in order;
 * :mod:`motioncore.transition.engine`: game-engine settings that reproduce it;
 * :mod:`motioncore.transition.joint_order`: B's joints put in A's order.
 

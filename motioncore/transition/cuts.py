@@ -230,16 +230,24 @@ def _directed(pair: Pair, entry_frame: int) -> mtp.MTPResult:
 
 
 def mtp_cut(
-    pair: Pair, search_s: float, weights: EntryWeights, *, max_pose_m: float = np.inf
+    pair: Pair,
+    search_s: float,
+    weights: EntryWeights,
+    *,
+    max_pose_m: float = np.inf,
+    earliest: int = 0,
 ) -> tuple[Cut, Choice | None, mtp.MTPResult, int]:
     """The MTP cut and its entry (module docstring); ``None`` choice when it fell back.
-    ``max_pose_m`` also refuses pairs whose pose jump is larger (a bridge's joins)."""
+    ``max_pose_m`` also refuses pairs whose pose jump is larger (a bridge's joins);
+    candidates before frame ``earliest`` are left out (a sequence's later joins)."""
     last = pair.a.clip.num_frames - 1
     und = pair.undirected
-    fallback = Cut(last, last / pair.a.clip.fps, "mtp", und.reason, und.breakdown(last))
     candidates = mtp_candidates(pair)
+    candidates = candidates[candidates >= earliest]
     if candidates.size == 0:
-        return fallback, None, und, 0
+        later = f"no MTP candidate after frame {earliest}" if earliest > 0 else None
+        reason = und.reason or later
+        return Cut(last, last / pair.a.clip.fps, "mtp", reason, und.breakdown(last)), None, und, 0
     choice = search(
         pair.a,
         candidates,

@@ -168,3 +168,20 @@ def test_building_the_command_line_imports_no_scipy() -> None:
         [sys.executable, "-c", probe], cwd=REPO_ROOT, check=True, capture_output=True, text=True
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_sequence_joins_clips_in_order_and_writes_the_clip(
+    sample_dir: Path, tmp_path: Path
+) -> None:
+    run_clip = sample_dir / "games105" / "run_forward.bvh"
+    walk = sample_dir / "games105" / "walk60.bvh"
+    out = tmp_path / "sequence.bvh"
+    result = run("sequence", run_clip, walk, walk, "-o", out, "--json")
+    assert result.returncode == 0, result.stderr
+    body = json.loads(result.stdout)
+    assert [(j["from_clip"], j["to_clip"]) for j in body["joins"]] == [(0, 1), (1, 2)]
+    assert bvh.load(out).num_frames == body["frames"]
+    text = run("sequence", run_clip, walk)
+    assert text.returncode == 0 and "join 1 → 2: cut frame" in text.stdout
+    alone = run("sequence", walk, "--json")
+    assert alone.returncode == 2 and "2 to 32 clips" in json.loads(alone.stdout)["error"]["message"]
