@@ -195,11 +195,11 @@ class VerdictView:
     joins: list[JoinView]
 
 
-def _join_view(label: str, join: Mapping[str, Any]) -> JoinView:
+def _join_view(label: str, join: Mapping[str, Any], cut: str, entry: str) -> JoinView:
     metrics = join["metrics"]
     return JoinView(
         label,
-        f"cut frame {join['cut']['frame']} → entry frame {join['entry']['frame']}",
+        f"{cut} → {entry}",
         f"{join['blend']} over {join['blend_s']:.2f} s",
         f"{metrics['velocity_continuity']:.3f}",
         f"{metrics['pose_discontinuity_m']:.3f}",
@@ -236,7 +236,11 @@ def verdict_view(result: Mapping[str, Any]) -> VerdictView | None:
         f"{span['cut_frame']}, between A and B."
     )
     first, second = found["joins"]
-    joins = [_join_view("A → C", first), _join_view("C → B", second)]
+    c_entry, c_cut = f"C frame {span['entry_frame']}", f"C frame {span['cut_frame']}"
+    joins = [
+        _join_view("A → C", first, f"A frame {first['cut']['frame']}", c_entry),
+        _join_view("C → B", second, c_cut, f"B frame {second['entry']['frame']}"),
+    ]
     return VerdictView(False, sentence, stated, text, joins)
 
 
