@@ -80,7 +80,8 @@ class TransitionSerializer(serializers.ModelSerializer[Transition]):
     run = RunSerializer(read_only=True)
     result = serializers.DictField(
         read_only=True,
-        help_text="The comparison report (`cut`, `entry`, `blend_s`, `metrics.<method>.<metric>`, "
+        help_text="The comparison report (`cut`, `entry`, `verdict`, `bridge`, `blend_s`, "
+        "`blending`, `metrics.<method>.<metric>`, "
         "`engine`; docs/transitions.md); empty until the run has succeeded.",
     )
     downloads = serializers.SerializerMethodField()
