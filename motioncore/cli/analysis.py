@@ -55,6 +55,15 @@ def add_parsers(commands: Any) -> None:
     _add_number(trans, p.BLEND_MIN_S)
     _add_number(trans, p.BLEND_MAX_S)
     trans.add_argument("-o", "--output", type=Path, help="write the MTP transition clip here")
+    trans.add_argument(
+        "--library",
+        type=Path,
+        nargs="+",
+        default=[],
+        help="clips (.bvh files or folders of them) to search for a bridge A → C → B when "
+        "the direct join misses the limits",
+    )
+    trans.add_argument("--bridge-output", type=Path, help="write the bridge clip here, if any")
     trans.add_argument("--json", action="store_true", help="print JSON")
     seq = commands.add_parser("sequence", help="join clips in order, each join cut by MTP")
     seq.add_argument("clips", type=Path, nargs="+", help="two or more .bvh files, in order")
@@ -238,7 +247,33 @@ def transition_command(args: argparse.Namespace) -> int:
     if args.output:
         bvh.save(comparison.chosen.clip, args.output)
         payload["output"] = str(args.output)
+    if args.library and not comparison.chosen.verdict.good:
+        try:
+            payload["bridge"] = _bridge(comparison, args)
+        except (MotionCoreError, OSError) as error:
+            return _fail(args, MotionCoreError(str(error)))
     return _emit(payload, as_json=args.json, summary=_print_transition)
+
+
+def _bridge(comparison: Any, args: argparse.Namespace) -> dict[str, Any]:
+    """The bridge through ``--library`` (written to ``--bridge-output``), or that none
+    improves on the direct join."""
+    from motioncore.transition import bridge
+
+    paths = [
+        found
+        for path in args.library
+        for found in (sorted(path.glob("*.bvh")) if path.is_dir() else [path])
+        if found.resolve() not in (args.a.resolve(), args.b.resolve())
+    ]
+    made = bridge.for_comparison(comparison, [(path.name, _load(path)) for path in paths])
+    if made is None:
+        return {"found": False, "searched_clips": len(paths)}
+    out = {"found": True, "searched_clips": len(paths), **made.as_dict()}
+    if args.bridge_output:
+        bvh.save(made.clip, args.bridge_output)
+        out["output"] = str(args.bridge_output)
+    return out
 
 
 def sequence_command(args: argparse.Namespace) -> int:
@@ -292,6 +327,15 @@ def _print_transition(p: dict[str, Any]) -> None:
     print(f"  blend: {p['blending']['reason']}")
     if cut.get("reason"):
         print(f"  note: {cut['reason']}")
+    verdict = p["verdict"]
+    print("  verdict: " + ("good" if verdict["good"] else "; ".join(verdict["misses"])))
+    found = p.get("bridge")
+    if found is not None:
+        if found["found"]:
+            joins = ", ".join(f"{j['metrics']['velocity_continuity']:.3f}" for j in found["joins"])
+            print(f"  bridge via {found['via']['name']}: join continuities {joins}")
+        else:
+            print(f"  no good transition: none of {found['searched_clips']} clips bridges it")
     header = ("method", "cut", "entry", "retention", "continuity", "energy loss")
     print("  {:<10} {:>6} {:>6} {:>10} {:>11} {:>12}".format(*header))
     for method, m in p["metrics"].items():

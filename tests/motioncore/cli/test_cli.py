@@ -13,6 +13,7 @@ import pytest
 from motioncore import bvh
 from motioncore.clean import resample
 from support.paths import REPO_ROOT
+from support.straight_motion import FPS, rigid, sine_bell
 
 ROOT = REPO_ROOT
 
@@ -185,3 +186,26 @@ def test_sequence_joins_clips_in_order_and_writes_the_clip(
     assert text.returncode == 0 and "join 1 → 2: cut frame" in text.stdout
     alone = run("sequence", walk, "--json")
     assert alone.returncode == 2 and "2 to 32 clips" in json.loads(alone.stdout)["error"]["message"]
+
+
+def test_transition_searches_a_library_for_a_bridge_when_the_join_misses(tmp_path: Path) -> None:
+    t = np.arange(181) / FPS
+    bell = sine_bell()
+    for name, z in {
+        "slowing": bell.translations[:100, 0, 2],
+        "backwards": -1.0 * t,
+        "turnaround": 1.2 * t - 0.8 * t**2,
+    }.items():
+        bvh.save(rigid(z), tmp_path / f"{name}.bvh")
+    a, b, out = tmp_path / "slowing.bvh", tmp_path / "backwards.bvh", tmp_path / "bridge.bvh"
+    args = ("transition", a, b, "--library", tmp_path, "--bridge-output", out, "--json")
+    result = run(*args)
+    assert result.returncode == 0, result.stderr
+    body = json.loads(result.stdout)
+    assert body["verdict"]["good"] is False
+    assert body["bridge"]["found"] and body["bridge"]["via"]["name"] == "turnaround.bvh"
+    assert body["bridge"]["searched_clips"] == 1  # A and B themselves are not searched
+    assert bvh.load(out).num_frames == body["bridge"]["frames"]
+    text = run("transition", a, b, "--library", a)
+    assert "verdict: velocity continuity" in text.stdout
+    assert "no good transition: none of 0 clips bridges it" in text.stdout
