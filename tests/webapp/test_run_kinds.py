@@ -62,6 +62,8 @@ ADDED_KINDS = {
     ),
     "motornerve_web_weights",
     "motornerve_web_manifest",
+    "transition_bridge_bvh",  # issue 18: a bridge A → C → B when the direct join misses
+    "transition_bridge_viewer",
 }
 """Kinds added since, by the apps that own them."""
 KIND_APPS = ("api", "clips", "laban", "motornerve", "pfnn", "reviews", "transitions", "webhooks")
