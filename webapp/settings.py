@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "webapp.clips",
     "webapp.runs",
     "webapp.transitions",
+    "webapp.sequences",
     "webapp.pfnn",
     "webapp.motornerve",
     "webapp.laban",

@@ -34,6 +34,8 @@ from webapp.reviews.services import proposal_create_from_transition
 from webapp.runs import pipeline, registry
 from webapp.runs.models import Run, Status
 from webapp.runs.stages import StageFunction
+from webapp.sequences.models import Sequence
+from webapp.sequences.selectors import SEQUENCE_DOWNLOADS
 from webapp.transitions.models import Transition
 from webapp.transitions.selectors import TRANSITION_DOWNLOADS
 
@@ -134,6 +136,16 @@ def finish_transition(clip_a: Clip, clip_b: Clip) -> Transition:
     run = _succeeded_run_with_files(clip_a, ["transition"], TRANSITION_DOWNLOADS.values())
     return Transition.objects.create(
         project=clip_a.project, clip_a=clip_a, clip_b=clip_b, run=run, result={"metrics": {}}
+    )
+
+
+def finish_sequence(clips: list[Clip]) -> Sequence:
+    """A succeeded sequence of ``clips`` with a small file of every downloadable kind, as a
+    worker would leave it."""
+    run = _succeeded_run_with_files(clips[0], ["sequence"], SEQUENCE_DOWNLOADS.values())
+    ids = [clip.pk for clip in clips]
+    return Sequence.objects.create(
+        project=clips[0].project, clips=ids, edits=[None] * (len(ids) - 1), run=run, result={}
     )
 
 

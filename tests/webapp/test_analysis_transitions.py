@@ -170,6 +170,11 @@ def test_saved_parameters_become_the_defaults(walk: Clip, members: dict[str, Abs
         ).status_code
         == 400
     )
+    for body in ("null", "[1, 2]"):  # not a JSON object: a 400, not a server error
+        refused = editor.put(url, body, content_type="application/json")
+        assert refused.status_code == 400 and b"must be a JSON object" in refused.content
+        created = editor.post("/api/v1/transitions/", body, content_type="application/json")
+        assert created.status_code == 400
     walk.refresh_from_db()
     assert walk.analysis_parameters["alpha"] == 0.8  # refused saves change nothing
 

@@ -29,6 +29,7 @@ from support.web import (
     finish_generation,
     finish_proposal,
     finish_run,
+    finish_sequence,
     finish_training,
     finish_transition,
     make_user,
@@ -48,6 +49,8 @@ from webapp.reviews.comments import comment_create
 from webapp.reviews.decisions import reviewers_assign
 from webapp.reviews.models import Comment, Proposal
 from webapp.runs.models import Run
+from webapp.sequences.models import Sequence
+from webapp.sequences.selectors import SEQUENCE_DOWNLOADS
 from webapp.transitions.models import Transition
 from webapp.transitions.selectors import TRANSITION_DOWNLOADS
 from webapp.webhooks.models import Webhook
@@ -157,6 +160,24 @@ ENDPOINTS = [
             READ,
         )
         for name in TRANSITION_DOWNLOADS
+    ),
+    Endpoint(
+        "sequence create",
+        "post",
+        "/api/v1/sequences/",
+        EDIT,
+        {"project": "{project}", "clips": ["{clip}", "{clip}"]},
+    ),
+    Endpoint("sequences list", "get", "/api/v1/projects/{project}/sequences/", READ),
+    Endpoint("sequence detail", "get", "/api/v1/sequences/{sequence}/", READ),
+    *(
+        Endpoint(
+            f"download sequence {name}",
+            "get",
+            f"/api/v1/sequences/{{sequence}}/download/{name}/",
+            READ,
+        )
+        for name in SEQUENCE_DOWNLOADS
     ),
     Endpoint(
         "pfnn generate",
@@ -331,6 +352,7 @@ class World:
     comment: Comment
     drive: Drive
     training: Training
+    sequence: Sequence
 
     def ids(self) -> dict[str, int]:
         return {
@@ -345,6 +367,7 @@ class World:
             "comment": self.comment.pk,
             "drive": self.drive.pk,
             "training": self.training.pk,
+            "sequence": self.sequence.pk,
         }
 
 
@@ -382,6 +405,7 @@ def build_world(project: Project, editor: AbstractUser, data: bytes) -> World:
         comment,
         drive,
         training,
+        finish_sequence([clip, clip]),
     )
 
 
@@ -456,6 +480,8 @@ def api_routes(patterns: list[Any], prefix: str = "") -> set[str]:
 def _downloads_of(route: str) -> Any:
     if route.startswith("transitions/"):
         return TRANSITION_DOWNLOADS
+    if route.startswith("sequences/"):
+        return SEQUENCE_DOWNLOADS
     if route.startswith("scores/"):
         return SCORE_DOWNLOADS
     if route.startswith("motornerve/drives/"):

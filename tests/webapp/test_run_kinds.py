@@ -64,9 +64,22 @@ ADDED_KINDS = {
     "motornerve_web_manifest",
     "transition_bridge_bvh",  # issue 18: a bridge A → C → B when the direct join misses
     "transition_bridge_viewer",
+    "sequence_bvh",  # issue 18: sequences of clips
+    "sequence_viewer",
+    "sequence_report",
 }
 """Kinds added since, by the apps that own them."""
-KIND_APPS = ("api", "clips", "laban", "motornerve", "pfnn", "reviews", "transitions", "webhooks")
+KIND_APPS = (
+    "api",
+    "clips",
+    "laban",
+    "motornerve",
+    "pfnn",
+    "reviews",
+    "sequences",
+    "transitions",
+    "webhooks",
+)
 """Apps that define kinds of run or observe them: the run engine imports none of them."""
 
 
@@ -164,6 +177,7 @@ def test_each_app_registers_its_kind() -> None:
     expected = {
         "clips": {"ingest", "clean", "analyze"},
         "transitions": {"transition"},
+        "sequences": {"sequence"},
         "pfnn": {"pfnn"},
         "motornerve": {"motornerve_drive", "motornerve_train"},
         "toykind": {"toy"},

@@ -1,8 +1,8 @@
 """REST API routes under /api/v1/ (``docs/api-contract.md``): the URL root.
 
 Each app brings its endpoints in its ``api`` module (accounts, projects, clips,
-runs, transitions, pfnn, motornerve, laban, reviews, webhooks). Any other path under /api/v1/
-answers a JSON 404.
+runs, transitions, sequences, pfnn, motornerve, laban, reviews, webhooks). Any other
+path under /api/v1/ answers a JSON 404.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ APPS = (
     "webapp.clips.api",
     "webapp.runs.api",
     "webapp.transitions.api",
+    "webapp.sequences.api",
     "webapp.pfnn.api",
     "webapp.motornerve.api",
     "webapp.laban.api",

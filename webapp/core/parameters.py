@@ -71,9 +71,14 @@ def choices(parameter: p.Choice) -> list[tuple[str, str]]:
     return list(zip(parameter.choices, parameter.labels, strict=True))
 
 
-def renamed_input(data: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+def renamed_input(data: Any) -> tuple[dict[str, Any], list[str]]:
     """A request's query or body with earlier parameter names mapped to today's, and the
-    earlier names it used (see :func:`motioncore.parameters.renamed`)."""
+    earlier names it used (see :func:`motioncore.parameters.renamed`); a body that is not
+    a JSON object (``null``, a list) is a 400."""
+    if not isinstance(data, Mapping):
+        raise serializers.ValidationError(
+            {"non_field_errors": [f"The body must be a JSON object, not {type(data).__name__}."]}
+        )
     flat = {key: data[key] for key in data}  # a QueryDict: the last value of each key
     return p.renamed(flat)
 
