@@ -13,6 +13,7 @@ urlpatterns = [
     path("", include("webapp.projects.urls")),
     path("", include("webapp.clips.urls")),
     path("", include("webapp.transitions.urls")),
+    path("", include("webapp.sequences.urls")),
     path("", include("webapp.pfnn.urls")),
     path("", include("webapp.motornerve.urls")),
     path("", include("webapp.laban.urls")),

@@ -13,7 +13,13 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from support.web import SAMPLES, animated_score, finish_proposal, finish_transition
+from support.web import (
+    SAMPLES,
+    animated_score,
+    finish_proposal,
+    finish_sequence,
+    finish_transition,
+)
 from webapp.clips.models import Clip
 from webapp.reviews.models import Activity, Notification, Proposal
 
@@ -52,6 +58,7 @@ def ids(clip: Clip, proposal: Proposal, members: dict[str, AbstractUser]) -> dic
         "project_id": clip.project_id,
         "clip_id": clip.pk,
         "transition_id": proposal.transition_id or 0,
+        "sequence_id": finish_sequence([clip, clip]).pk,
         "score_id": score.pk,
         "proposal_id": proposal.pk,
         "other_proposal": other.pk,

@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import AbstractUser
+from django.test import Client
+from django.urls import reverse
 
 from motioncore import bvh
 from support.web import SAMPLES, client_for, processed
@@ -121,3 +123,24 @@ def test_viewers_may_read_but_not_start_and_outsiders_see_nothing(
     assert _post(members["viewer"], body).status_code == 403
     assert _post(members["outsider"], body).status_code == 404
     assert not Sequence.objects.exists()
+
+
+def test_the_builder_page_is_for_editors_and_refuses_a_short_timeline(
+    clips: dict[str, Clip], members: dict[str, AbstractUser], project: Project
+) -> None:
+    editor, viewer = Client(), Client()
+    editor.force_login(members["editor"])
+    viewer.force_login(members["viewer"])
+    url = reverse("sequence-new", args=[project.pk])
+    page = editor.get(url).content.decode()
+    assert f'data-add="{clips["walk"].pk}"' in page and "data-timeline" in page
+    assert viewer.get(url).status_code == 403
+    form = {"alpha": "0.6", "theta_max_deg": "75", "measure": "speed", "blend": "auto"}
+    short = editor.post(url, {**form, "clips": [str(clips["walk"].pk)]})
+    assert short.status_code == 400 and "2 to 32 clips" in short.content.decode()
+    assert not Sequence.objects.exists()
+    made = editor.post(url, {**form, "clips": [str(clips["run"].pk), str(clips["walk"].pk)]})
+    assert made.status_code == 302
+    assert Sequence.objects.get().clips == [clips["run"].pk, clips["walk"].pk]
+    project_page = editor.get(reverse("project", args=[project.pk])).content.decode()
+    assert reverse("sequence", args=[Sequence.objects.get().pk]) in project_page

@@ -34,6 +34,7 @@ from webapp.projects.permissions import require_role, role_of
 from webapp.projects.selectors import membership_list, project_get, project_list_with_role
 from webapp.projects.services import project_create
 from webapp.runs.selectors import run_list
+from webapp.sequences.selectors import sequence_list
 from webapp.transitions.selectors import (
     transition_list,
     transition_list_for_clip,
@@ -81,6 +82,7 @@ def project_detail(request: HttpRequest, project_id: int) -> HttpResponse:
         "clips": [(clip, clip_latest_run(clip)) for clip in clips],
         "members": sorted(members, key=lambda m: -ROLE_RANK[Role(m.role)]),  # stable: by name
         "transitions": transition_list(user=user, project_id=project_id),
+        "sequences": sequence_list(user=user, project_id=project_id),
         "scores": score_list(user=user, project_id=project_id),
     }
     return render(request, "pages/project.html", context)
