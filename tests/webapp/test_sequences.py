@@ -144,3 +144,26 @@ def test_the_builder_page_is_for_editors_and_refuses_a_short_timeline(
     assert Sequence.objects.get().clips == [clips["run"].pk, clips["walk"].pk]
     project_page = editor.get(reverse("project", args=[project.pk])).content.decode()
     assert reverse("sequence", args=[Sequence.objects.get().pk]) in project_page
+
+
+def test_joins_typed_on_the_page_render_a_new_sequence_with_them(
+    clips: dict[str, Clip], members: dict[str, AbstractUser], project: Project
+) -> None:
+    editor = Client()
+    editor.force_login(members["editor"])
+    ids = [clips["walk"].pk, clips["walk"].pk]
+    response = _post(members["editor"], {"project": project.pk, "clips": ids})
+    first = Sequence.objects.get(pk=response.json()["id"])
+    pipeline.execute(run_id=first.run.pk)
+    page = editor.get(reverse("sequence", args=[first.pk])).content.decode()
+    assert "data-adjust-joins" in page and 'name="cut-1"' in page
+    url = reverse("sequence-adjust", args=[first.pk])
+    assert editor.post(url, {"cut-1": "minus one"}).status_code == 400
+    moved = editor.post(url, {"cut-1": "100", "entry-1": ""})
+    assert moved.status_code == 302
+    second = Sequence.objects.exclude(pk=first.pk).get()
+    assert second.clips == ids and second.edits == [{"cut": 100, "entry": None}]
+    pipeline.execute(run_id=second.run.pk)
+    second.refresh_from_db()
+    join = second.result["joins"][0]
+    assert join["cut"]["frame"] == 100 and join["cut"]["reason"] == "set by hand"

@@ -68,6 +68,41 @@ def sequence_new(request: HttpRequest, project_id: int) -> HttpResponse:
     return render(request, "pages/sequence_new.html", context)
 
 
+def _frame(value: str | None) -> int | None:
+    """A frame typed into a join's field: empty is ``None`` (searched)."""
+    if value is None or not value.strip():
+        return None
+    try:
+        frame = int(value)
+    except ValueError as error:
+        raise ServiceError(f"{value!r} is not a frame number.") from error
+    if frame < 0:
+        raise ServiceError(f"Frame {frame} is before the clip's start.")
+    return frame
+
+
+@require_http_methods(["POST"])
+@page
+def sequence_adjust(request: HttpRequest, sequence_id: int) -> HttpResponse:
+    """Render the sequence again with its joins' cuts and entries as typed on its page
+    (empty fields are searched): a new sequence of the same clips and parameters."""
+    user = request_user(request)
+    sequence = sequence_get(user=user, sequence_id=sequence_id)
+    joins = len(sequence.clips) - 1
+    edits: list[dict[str, Any] | None] = []
+    for k in range(1, joins + 1):
+        cut, entry = _frame(request.POST.get(f"cut-{k}")), _frame(request.POST.get(f"entry-{k}"))
+        edits.append(None if cut is None and entry is None else {"cut": cut, "entry": entry})
+    created = sequence_create(
+        user=user,
+        project_id=sequence.project_id,
+        clip_ids=list(sequence.clips),
+        parameters=dict(sequence.parameters),
+        edits=edits,
+    )
+    return redirect("sequence", sequence_id=created.pk)
+
+
 @require_http_methods(["GET"])
 @page
 def sequence_detail(request: HttpRequest, sequence_id: int) -> HttpResponse:
