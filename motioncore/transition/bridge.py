@@ -24,8 +24,9 @@ bridge's joins (the library's clips carry none).
 Both joins' pose jumps must stay within the larger of the direct join's and the pose
 limit: a bridge that trades a velocity jump for a leap of the limbs is no better.
 
-To keep the search fast on a large library, a cheap bound ranks the clips first: the
-least continuity over A's candidate cuts × C's entry frames (join 1) and over all of
+To keep the search fast on a large library, a cheap estimate ranks the clips first
+(on grids, so close to but not strictly a lower bound of the full search): the least
+continuity over A's candidate cuts × C's entry frames (join 1) and over all of
 C's frames × B's entry frames (join 2), on :data:`GRID_HZ` grids, with the θ and pose
 tests but no play-length constraint; only the :data:`SHORTLIST` clips of least bound
 that could improve are searched fully.
@@ -170,7 +171,8 @@ def _least_continuity(
 
 
 def bound(pair: Pair, candidates: IntArray, fc: Features, search_s: float, pose_m: float) -> float:
-    """The cheap lower bound of a bridge's score through ``fc`` (module docstring)."""
+    """The cheap estimate of a bridge's score through ``fc`` (module docstring): the worse
+    of the two joins' least continuity on :data:`GRID_HZ` grids."""
     fps = fc.clip.fps
     c_entries = wide_frames(fc, search_s)
     into_c = _least_continuity(
