@@ -28,7 +28,7 @@ To keep the search fast on a large library, a cheap estimate ranks the clips fir
 (on grids, so close to but not strictly a lower bound of the full search): the least
 continuity over A's candidate cuts × C's entry frames (join 1) and over all of
 C's frames × B's entry frames (join 2), on :data:`GRID_HZ` grids, with the θ and pose
-tests but no play-length constraint; only the :data:`SHORTLIST` clips of least bound
+tests but no play-length constraint; only the :data:`SHORTLIST` clips of least estimate
 that could improve are searched fully.
 Units: metres, seconds.
 """
