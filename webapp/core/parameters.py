@@ -66,6 +66,15 @@ def form_field(
     )
 
 
+def check_blend_bounds(attrs: Mapping[str, Any]) -> None:
+    """Refuse validated input whose longest blend is shorter than its shortest (a 400 on
+    ``blend_max_s``)."""
+    if attrs[p.BLEND_MIN_S.name] > attrs[p.BLEND_MAX_S.name]:
+        raise serializers.ValidationError(
+            {p.BLEND_MAX_S.name: "The longest blend must not be shorter than the shortest."}
+        )
+
+
 def choices(parameter: p.Choice) -> list[tuple[str, str]]:
     """``(value, label)`` pairs of a choice parameter."""
     return list(zip(parameter.choices, parameter.labels, strict=True))

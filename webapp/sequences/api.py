@@ -30,7 +30,7 @@ from motioncore.transition.sequence import MAX_CLIPS
 from webapp.core.auth import request_user
 from webapp.core.downloads import attachment
 from webapp.core.idempotency import idempotent
-from webapp.core.parameters import api_field
+from webapp.core.parameters import api_field, check_blend_bounds
 from webapp.core.schema import READ, download_schema, errors
 from webapp.runs.serializers import RunSerializer
 from webapp.sequences.models import Sequence
@@ -83,10 +83,7 @@ class SequenceInputSerializer(serializers.Serializer[dict[str, Any]]):
     blend_max_s = api_field(p.BLEND_MAX_S)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if attrs["blend_min_s"] > attrs["blend_max_s"]:
-            raise serializers.ValidationError(
-                {"blend_max_s": "The longest blend must not be shorter than the shortest."}
-            )
+        check_blend_bounds(attrs)
         return attrs
 
 

@@ -29,7 +29,7 @@ from motioncore import parameters as p
 from webapp.core.auth import request_user
 from webapp.core.downloads import attachment
 from webapp.core.idempotency import idempotent
-from webapp.core.parameters import api_field, deprecation_headers, renamed_input
+from webapp.core.parameters import api_field, check_blend_bounds, deprecation_headers, renamed_input
 from webapp.core.schema import READ, download_schema, errors
 from webapp.runs.serializers import RunSerializer
 from webapp.transitions.models import Transition
@@ -55,10 +55,7 @@ class TransitionInputSerializer(serializers.Serializer[dict[str, Any]]):
     blend_max_s = api_field(p.BLEND_MAX_S)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if attrs["blend_min_s"] > attrs["blend_max_s"]:
-            raise serializers.ValidationError(
-                {"blend_max_s": "The longest blend must not be shorter than the shortest."}
-            )
+        check_blend_bounds(attrs)
         return attrs
 
 
