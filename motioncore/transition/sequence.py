@@ -69,17 +69,15 @@ class Sequenced:
 
     def as_dict(self) -> dict[str, Any]:
         """``frames``, ``fps``, ``segments[]`` and per join its ``cut`` and ``entry`` (in the
-        clips' own frames), ``blend_s``, ``blend``, ``blending``, ``metrics``, ``verdict``
-        and ``layout`` (output frames)."""
+        clips' own frames and times, at the output's rate), ``blend_s``, ``blend``,
+        ``blending``, ``metrics``, ``verdict`` and ``layout`` (output frames)."""
         joins = []
         for k, t in enumerate(self.joins):
             leaving, entering = self.segments[k], self.segments[k + 1]
+            cut = t.cut.frame - leaving.start + leaving.first
             joins.append(
                 {
-                    "cut": {
-                        **t.cut.as_dict(),
-                        "frame": t.cut.frame - leaving.start + leaving.first,
-                    },
+                    "cut": {**t.cut.as_dict(), "frame": cut, "time_s": cut / self.clip.fps},
                     "entry": t.entry.as_dict(),
                     "from_clip": leaving.index,
                     "to_clip": entering.index,

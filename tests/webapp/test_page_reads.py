@@ -62,6 +62,7 @@ def ids(clip: Clip, proposal: Proposal, members: dict[str, AbstractUser]) -> dic
         "score_id": score.pk,
         "proposal_id": proposal.pk,
         "other_proposal": other.pk,
+        "join_number": 1,
     }
 
 

@@ -41,7 +41,7 @@ from webapp.core.downloads import Download, attachment
 from webapp.core.idempotency import idempotent
 from webapp.core.parsers import JSONParser
 from webapp.core.schema import READ, errors
-from webapp.reviews import comments, decisions, export, selectors, services
+from webapp.reviews import comments, decisions, export, selectors, sequence_joins, services
 from webapp.reviews import serializers as s
 from webapp.reviews.models import Activity, Proposal
 
@@ -79,20 +79,32 @@ class ProjectProposalsView(GenericAPIView[Proposal]):
     @extend_schema(
         request=s.ProposalCreateInputSerializer,
         responses={201: s.ProposalDetailSerializer, **WRITE},
-        description="Propose one cut method of a succeeded transition run of the project "
-        "(editors and owners): its frames, parameters and metrics table are copied.",
+        description="Propose one cut method of a succeeded transition run of the project, or "
+        "one join of a rendered sequence of it (editors and owners): its frames, parameters "
+        "and metrics table are copied.",
     )
     @idempotent
     def post(self, request: Request, project_id: int) -> Response:
         data = _valid(s.ProposalCreateInputSerializer, request.data)
-        created = services.proposal_create_from_transition(
-            user=request_user(request),
-            project_id=project_id,
-            transition_id=data["transition"],
-            method=data["method"],
-            title=data["title"],
-            summary=data["summary"],
-        )
+        user = request_user(request)
+        if data.get("sequence") is not None:
+            created = sequence_joins.proposal_create_from_join(
+                user=user,
+                sequence_id=data["sequence"],
+                join_number=data["join"],
+                title=data["title"],
+                summary=data["summary"],
+                project_id=project_id,
+            )
+        else:
+            created = services.proposal_create_from_transition(
+                user=user,
+                project_id=project_id,
+                transition_id=data["transition"],
+                method=data["method"],
+                title=data["title"],
+                summary=data["summary"],
+            )
         return _detail(request, created.pk, status.HTTP_201_CREATED)
 
 
@@ -114,6 +126,16 @@ class ProposalReviseView(APIView):
     @idempotent
     def post(self, request: Request, proposal_id: int) -> Response:
         data = _valid(s.ProposalReviseInputSerializer, request.data)
+        if data.get("sequence") is not None:
+            created = sequence_joins.proposal_revise_from_join(
+                user=request_user(request),
+                proposal_id=proposal_id,
+                sequence_id=data["sequence"],
+                join_number=data["join"],
+                title=data.get("title"),
+                summary=data.get("summary"),
+            )
+            return _detail(request, created.pk, status.HTTP_201_CREATED)
         created = services.proposal_revise(
             user=request_user(request),
             proposal_id=proposal_id,

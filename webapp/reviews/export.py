@@ -76,6 +76,8 @@ def review_report(proposal: Proposal) -> dict[str, Any]:
             "author": _username(proposal.author),
             "created_at": _when(proposal.created_at),
             "transition": proposal.transition_id,
+            "sequence": proposal.sequence_id,
+            "join_number": proposal.join_number,
             "clip_a": _clip(proposal.clip_a),
             "clip_b": _clip(proposal.clip_b),
         },

@@ -46,6 +46,35 @@ class ReviseForm(forms.Form):
         _choose(self.fields["transition"], [(pk, str(pk)) for pk in transitions])
 
 
+class ReviseJoinForm(forms.Form):
+    """A new version of a sequence join's proposal from a join between the same clips."""
+
+    source = forms.ChoiceField(choices=(), label="Sequence join")
+    title = forms.CharField(max_length=TITLE_MAX, required=False)
+    summary = forms.CharField(max_length=TEXT_MAX, required=False, widget=forms.Textarea)
+
+    def __init__(self, *args: Any, joins: list[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _choose(self.fields["source"], joins)
+
+    def clean_source(self) -> tuple[int, int]:
+        """``"<sequence>:<join>"`` → (sequence id, join number)."""
+        sequence, join = str(self.cleaned_data["source"]).split(":")
+        return int(sequence), int(join)
+
+
+class ProposeJoinForm(forms.Form):
+    """The sequence page's "Propose this join for review" form."""
+
+    title = forms.CharField(max_length=TITLE_MAX, required=False)
+    summary = forms.CharField(max_length=TEXT_MAX, required=False, widget=forms.Textarea)
+    reviewers = forms.MultipleChoiceField(choices=(), required=False)
+
+    def __init__(self, *args: Any, reviewers: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _choose(self.fields["reviewers"], [(name, name) for name in reviewers])
+
+
 class ReviewersForm(forms.Form):
     """The whole set of reviewers (none selected: no reviewers)."""
 

@@ -1,6 +1,7 @@
 """Review reads shaped as rows for lists: the project page's proposals, the activity log
-(also the proposal page's history), notifications, the members who may review, and the
-transition page's "Propose this cut" card. Reads only."""
+(also the proposal page's history), notifications, the members who may review, the
+transition page's "Propose this cut" card and the sequence page's review of its joins.
+Reads only."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from webapp.reviews.models import (
 from webapp.reviews.notify import VERBS
 from webapp.reviews.selectors import eligible_reviewers
 from webapp.runs.models import Status as RunStatus
+from webapp.sequences.models import Sequence
 from webapp.transitions.models import Transition
 
 METHOD_LABELS: dict[str, str] = {method.value: str(method.label) for method in CutMethod}
@@ -185,6 +187,48 @@ def propose_card(transition: Transition, user: User) -> ProposeCard:
         methods=methods,
         reviewers=eligible_reviewers(transition.project, exclude=[user.pk]),
         proposals=proposal_rows(made.order_by("-created_at", "-id")),
+    )
+
+
+# --- the sequence page's review of each join ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class JoinReview:
+    """One join's proposals (``number``: 1 = the join of the first two clips)."""
+
+    number: int
+    proposals: list[ProposalRow]
+
+
+@dataclass(frozen=True)
+class JoinReviews:
+    """The sequence page's review of its joins: whether the user may propose a join, whom
+    they may name as reviewers, and each join's proposals."""
+
+    can_propose: bool
+    reviewers: list[str]
+    joins: list[JoinReview]
+
+    @property
+    def any_proposed(self) -> bool:
+        return any(join.proposals for join in self.joins)
+
+
+def join_reviews(sequence: Sequence, user: User) -> JoinReviews:
+    """``can_propose`` for editors and owners once the sequence is rendered."""
+    role = role_of(project=sequence.project, user=user)
+    ready = sequence.run.status == RunStatus.SUCCEEDED and bool(sequence.result)
+    made = list(Proposal.objects.filter(sequence=sequence).select_related("author"))
+    rows = proposal_rows(made)
+    count = len((sequence.result or {}).get("joins") or [])
+    return JoinReviews(
+        can_propose=ready and rank(role) >= ROLE_RANK[Role.EDITOR],
+        reviewers=eligible_reviewers(sequence.project, exclude=[user.pk]),
+        joins=[
+            JoinReview(k, [r for p, r in zip(made, rows, strict=True) if p.join_number == k])
+            for k in range(1, count + 1)
+        ],
     )
 
 

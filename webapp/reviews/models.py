@@ -17,6 +17,7 @@ from django.db import models
 from webapp.clips.models import Clip
 from webapp.projects.models import Project
 from webapp.reviews import states
+from webapp.sequences.models import Sequence
 from webapp.transitions.models import Transition
 
 MAX_APPROVALS_REQUIRED = 20
@@ -55,7 +56,9 @@ class ProposalThread(models.Model):
 class Proposal(models.Model):
     """One version of a proposed transition: clip A cut at ``cut_frame`` into clip B
     entered at ``entry_frame`` (B's frame at A's frame rate, as in the transition
-    report), with the parameters and the metrics table of the run it came from."""
+    report), with the parameters and the metrics table of the run it came from: a
+    transition run (``transition``) or one join of a sequence (``sequence`` and
+    ``join_number``, 1 for the join of its first two clips)."""
 
     project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="proposals")
     thread = models.ForeignKey(ProposalThread, on_delete=models.CASCADE, related_name="versions")
@@ -63,6 +66,10 @@ class Proposal(models.Model):
     transition = models.ForeignKey(
         Transition, null=True, blank=True, on_delete=models.SET_NULL, related_name="proposals"
     )
+    sequence = models.ForeignKey(
+        Sequence, null=True, blank=True, on_delete=models.SET_NULL, related_name="proposals"
+    )
+    join_number = models.PositiveSmallIntegerField(null=True, blank=True)
     clip_a = models.ForeignKey(Clip, on_delete=models.CASCADE, related_name="proposals_from")
     clip_b = models.ForeignKey(Clip, on_delete=models.CASCADE, related_name="proposals_into")
     method = models.CharField(max_length=16, choices=CutMethod.choices)

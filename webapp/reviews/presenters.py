@@ -24,6 +24,7 @@ from webapp.reviews.listings import METHOD_LABELS, ActivityRow, Approvals, activ
 from webapp.reviews.models import CutMethod, Proposal, Verdict
 from webapp.reviews.selectors import ProposalPageReads
 from webapp.reviews.serializers import CommentSerializer
+from webapp.sequences.models import Sequence
 from webapp.transitions.models import Transition
 from webapp.transitions.selectors import METRIC_COLUMNS as METRIC_COLUMNS  # the pages' columns
 from webapp.transitions.selectors import VIEWER_DOWNLOADS
@@ -191,9 +192,12 @@ def parameter_facts(proposal: Proposal) -> list[tuple[str, str]]:
             f"frame {proposal.entry_frame} · {entry_s:.2f} s (at A's frame rate)",
         ),
     ]
+    if proposal.join_number is not None:
+        facts.insert(0, ("From", f"join {proposal.join_number} of sequence {proposal.sequence_id}"))
     if proposal.transition_frames:
-        length = (proposal.transition_frames - 1) / fps
-        facts.append(("Transition clip", f"{proposal.transition_frames} frames · {length:.2f} s"))
+        length = (proposal.transition_frames - 1) / float(params.get("sequence_fps") or fps)
+        played = "Sequence clip" if proposal.join_number is not None else "Transition clip"
+        facts.append((played, f"{proposal.transition_frames} frames · {length:.2f} s"))
     return facts
 
 
@@ -227,8 +231,18 @@ def metric_rows(proposal: Proposal) -> list[Row]:
 
 def player_source(proposal: Proposal, ready: Mapping[str, bool]) -> dict[str, Any] | None:
     """The proposal's transition clip for the player: the viewer arrays of its cut method
-    (``viewer.json``, ``viewer-<method>.json``) and their layout; ``None`` when the run or
-    its file is gone (``ready``: the transition's downloads → whether each exists)."""
+    (``viewer.json``, ``viewer-<method>.json``) and their layout, or for a sequence's join
+    the sequence clip with that join's layout; ``None`` when the run or its file is gone
+    (``ready``: the downloads of the transition or sequence → whether each exists)."""
+    layout = (proposal.blend or {}).get("layout") or None
+    if proposal.sequence_id is not None:
+        if not ready.get("viewer.json"):
+            return None
+        return {
+            "label": f"v{proposal.version} · join {proposal.join_number} of the sequence",
+            "url": reverse("api:sequence-download", args=[proposal.sequence_id, "viewer.json"]),
+            "layout": layout,
+        }
     name = VIEWER_DOWNLOADS.get(proposal.method)
     if proposal.transition_id is None or name is None or not ready.get(name):
         return None
@@ -259,6 +273,12 @@ def _transition_label(transition: Transition, *, current: bool) -> str:
         f"{value['theta_max_deg']}°, {value['measure']}"
     )
     return text + (" (this version's)" if current else "")
+
+
+def revision_join_choices(joins: Iterable[tuple[Sequence, int]]) -> list[tuple[str, str]]:
+    """The sequences' joins a revision of a join's proposal may come from
+    (:func:`~webapp.reviews.selectors.revision_joins`) as (``"<sequence>:<join>"``, label)."""
+    return [(f"{s.pk}:{k}", f"Sequence {s.pk}, join {k}") for s, k in joins]
 
 
 def compare_choices(others: Iterable[Proposal]) -> list[tuple[int, str]]:
@@ -325,6 +345,7 @@ class ProposalPage:
     config: dict[str, Any]
     assignable: list[str] = field(default_factory=list)
     revision_sources: list[tuple[int, str]] = field(default_factory=list)
+    revision_joins: list[tuple[str, str]] = field(default_factory=list)
     compare_choices: list[tuple[int, str]] = field(default_factory=list)
     previous_version: int | None = None
     history: list[ActivityRow] = field(default_factory=list)
@@ -349,6 +370,7 @@ def proposal_page(proposal: Proposal, user: User, reads: ProposalPageReads) -> P
         revision_sources=revision_choices(proposal, reads.revision_sources)
         if perms.can_revise
         else [],
+        revision_joins=revision_join_choices(reads.revision_joins) if perms.can_revise else [],
         compare_choices=compare_choices(reads.compare_choices),
         previous_version=previous_version(proposal, reads.versions),
         history=activity_rows(reads.history),

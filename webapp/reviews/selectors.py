@@ -25,6 +25,8 @@ from webapp.reviews.models import (
     Verdict,
 )
 from webapp.runs.models import Status as RunStatus
+from webapp.sequences.models import Sequence
+from webapp.sequences.selectors import sequence_downloads_ready
 from webapp.transitions.models import Transition
 from webapp.transitions.selectors import transition_downloads_ready
 
@@ -190,8 +192,27 @@ def revision_sources(*, proposal: Proposal) -> list[Transition]:
     return list(found.order_by("-created_at", "-id"))
 
 
+def revision_joins(*, proposal: Proposal) -> list[tuple[Sequence, int]]:
+    """For a proposal of a sequence's join: the joins of the project's rendered sequences
+    between its two clips (what a revision may come from) as (sequence, join number),
+    newest first; none for a proposal of a transition run."""
+    if proposal.join_number is None:
+        return []
+    pair = [proposal.clip_a_id, proposal.clip_b_id]
+    found = Sequence.objects.filter(project_id=proposal.project_id, run__status=RunStatus.SUCCEEDED)
+    return [
+        (sequence, k)
+        for sequence in found.order_by("-created_at", "-id")
+        for k in range(1, len(sequence.clips))
+        if [int(i) for i in sequence.clips[k - 1 : k + 1]] == pair
+    ]
+
+
 def proposal_downloads_ready(*, proposal: Proposal) -> dict[str, bool]:
-    """The proposal's transition's downloads → whether each exists (none without one)."""
+    """The downloads of the proposal's transition or sequence → whether each exists (none
+    when its run is gone)."""
+    if proposal.sequence is not None:
+        return sequence_downloads_ready(proposal.sequence)
     transition = proposal.transition
     return {} if transition is None else transition_downloads_ready(transition)
 
@@ -207,8 +228,9 @@ class ProposalPageReads:
     members: list[str]  # every member's username (who can be @mentioned)
     eligible: list[str]  # who may review this version (its author aside)
     revision_sources: list[Transition]
+    revision_joins: list[tuple[Sequence, int]]  # for a proposal of a sequence's join
     compare_choices: list[Proposal]  # the project's other proposals (every version)
-    downloads_ready: dict[str, bool]  # the proposal's transition's downloads
+    downloads_ready: dict[str, bool]  # the downloads of its transition or sequence
     unread_notifications: list[int]
 
 
@@ -226,6 +248,7 @@ def proposal_page_reads(*, user: User, proposal: Proposal, history_rows: int) ->
         members=sorted(m.user.username for m in members),
         eligible=eligible_reviewers(project, exclude=[proposal.author_id]),
         revision_sources=revision_sources(proposal=proposal),
+        revision_joins=revision_joins(proposal=proposal),
         compare_choices=list(others),
         downloads_ready=proposal_downloads_ready(proposal=proposal),
         unread_notifications=notification_unread_ids(user=user, proposal=proposal),

@@ -39,13 +39,49 @@ def _username(**kwargs: Any) -> Username:
 # --- input -------------------------------------------------------------------------------------
 
 
+def _one_source(data: dict[str, Any], *, required: bool) -> dict[str, Any]:
+    """A proposal comes from a transition run (``transition``, ``method``) or from a
+    sequence's join (``sequence`` and ``join``), not both."""
+    if data.get("transition") is not None and data.get("sequence") is not None:
+        raise serializers.ValidationError(
+            {"sequence": "Give a transition or a sequence and its join, not both."}
+        )
+    if data.get("sequence") is not None:
+        if data.get("join") is None:
+            raise serializers.ValidationError({"join": "Which join of the sequence (1 = first)."})
+        if data.get("method", CutMethod.MTP) != CutMethod.MTP:
+            raise serializers.ValidationError(
+                {"method": "A sequence's join is cut by MTP or by hand: leave out the method."}
+            )
+    elif data.get("join") is not None:
+        raise serializers.ValidationError({"join": "A join needs its sequence."})
+    elif required and data.get("transition") is None:
+        raise serializers.ValidationError(
+            {"transition": "Give a transition run, or a sequence and its join."}
+        )
+    return data
+
+
 class ProposalCreateInputSerializer(serializers.Serializer[dict[str, Any]]):
-    transition = serializers.IntegerField(min_value=1, help_text="A succeeded transition run.")
+    transition = serializers.IntegerField(
+        min_value=1, required=False, help_text="A succeeded transition run."
+    )
     method = serializers.ChoiceField(
-        choices=CutMethod.choices, default=CutMethod.MTP, help_text="The cut method proposed."
+        choices=CutMethod.choices,
+        default=CutMethod.MTP,
+        help_text="The transition's cut method proposed (a sequence's join: mtp).",
+    )
+    sequence = serializers.IntegerField(
+        min_value=1, required=False, help_text="A rendered sequence (instead of a transition)."
+    )
+    join = serializers.IntegerField(
+        min_value=1, required=False, help_text="The sequence's join: 1 = its first two clips."
     )
     title = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
     summary = serializers.CharField(max_length=10000, required=False, allow_blank=True, default="")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        return _one_source(attrs, required=True)
 
 
 class ProposalReviseInputSerializer(serializers.Serializer[dict[str, Any]]):
@@ -55,8 +91,17 @@ class ProposalReviseInputSerializer(serializers.Serializer[dict[str, Any]]):
         help_text="Another run between the same clips (default: the current version's).",
     )
     method = serializers.ChoiceField(choices=CutMethod.choices, required=False)
+    sequence = serializers.IntegerField(
+        min_value=1,
+        required=False,
+        help_text="A sequence with a join between the same clips (for a sequence's join).",
+    )
+    join = serializers.IntegerField(min_value=1, required=False, help_text="That join's number.")
     title = serializers.CharField(max_length=200, required=False, allow_blank=True)
     summary = serializers.CharField(max_length=10000, required=False, allow_blank=True)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        return _one_source(attrs, required=False)
 
 
 class ReviewersInputSerializer(serializers.Serializer[dict[str, Any]]):
@@ -172,8 +217,9 @@ class ProposalSerializer(serializers.ModelSerializer[Proposal]):
         model = Proposal
         fields = [
             "id", "project", "thread", "version", "status", "title", "summary", "transition",
-            "clip_a", "clip_b", "method", "measure", "alpha", "theta_max_deg", "cut_frame",
-            "entry_frame", "transition_frames", "blend", "metrics", "parameters", "author",
+            "sequence", "join_number", "clip_a", "clip_b", "method", "measure", "alpha",
+            "theta_max_deg", "cut_frame", "entry_frame", "transition_frames", "blend", "metrics",
+            "parameters", "author",
             "reviewers", "approvals", "report", "created_at", "updated_at",
         ]  # fmt: skip
         read_only_fields = fields

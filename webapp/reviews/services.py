@@ -1,6 +1,6 @@
-"""Review writes: propose a transition, revise it, mark notifications read. (Reviewers,
-decisions and the rule: :mod:`webapp.reviews.decisions`; comments:
-:mod:`webapp.reviews.comments`.)
+"""Review writes: propose a transition, revise it, mark notifications read. (A sequence's
+joins: :mod:`webapp.reviews.sequence_joins`; reviewers, decisions and the rule:
+:mod:`webapp.reviews.decisions`; comments: :mod:`webapp.reviews.comments`.)
 
 Who may do what (``docs/reviews.md``; non-members get 404, roles too low 403):
 
@@ -24,12 +24,15 @@ webhook event (:func:`webapp.reviews.notify.activity_record`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
 from motioncore.clean import resample
+from webapp.clips.models import Clip
 from webapp.core.errors import Conflict, NotFound, ServiceError
 from webapp.projects.models import Role
 from webapp.projects.permissions import require_role
@@ -45,6 +48,7 @@ from webapp.reviews.models import (
 from webapp.reviews.notify import activity_record
 from webapp.reviews.selectors import proposal_get
 from webapp.runs.models import Status as RunStatus
+from webapp.sequences.models import Sequence
 from webapp.transitions.models import Transition
 from webapp.transitions.selectors import transition_get
 
@@ -72,9 +76,10 @@ def proposal_create_from_transition(
     if transition.project_id != project.pk:
         raise NotFound("No such transition in this project.")
     snap = _snapshot(transition, method)
+    source = Source(transition.clip_a, transition.clip_b, transition=transition)
     with transaction.atomic():
         thread = ProposalThread.objects.create(project=transition.project)
-        proposal = _new_version(thread, 1, transition, snap, user, title, summary)
+        proposal = new_version(thread, 1, source, snap, user, title, summary)
         activity_record(
             project=transition.project,
             actor=user,
@@ -99,21 +104,39 @@ def proposal_revise(
     The new version comes from ``transition_id`` (another run between the same two
     clips, e.g. at other α/θ) or the same run, with ``method`` or the same method;
     title and summary default to the old ones. It keeps the thread (comments) and the
-    reviewers and starts ``open`` with no decisions.
+    reviewers and starts ``open`` with no decisions. (A proposal of a sequence's join
+    is revised from a sequence: :func:`webapp.reviews.sequence_joins.proposal_revise_from_join`.)
     """
     current = proposal_get(user=user, proposal_id=proposal_id)
     require_role(project=current.project, user=user, role=Role.EDITOR)
     transition = _revision_source(user, current, transition_id)
     snap = _snapshot(transition, method or current.method)
+    source = Source(transition.clip_a, transition.clip_b, transition=transition)
+    return version_add(
+        user=user, current=current, source=source, snap=snap, title=title, summary=summary
+    )
+
+
+def version_add(
+    *,
+    user: User,
+    current: Proposal,
+    source: Source,
+    snap: snapshot.Snapshot,
+    title: str | None,
+    summary: str | None,
+) -> Proposal:
+    """Supersede ``current`` with a new version from ``source`` and ``snap`` (checked by
+    the caller) in one transaction that logs ``proposal.revised``."""
     with transaction.atomic():
         old = Proposal.objects.select_for_update().get(pk=current.pk)
         old.status = status_after(old.status, states.Event.REVISE)
         old.save(update_fields=["status", "updated_at"])
         version = (old.thread.versions.aggregate(last=Max("version"))["last"] or 0) + 1
-        new = _new_version(
+        new = new_version(
             old.thread,
             version,
-            transition,
+            source,
             snap,
             user,
             old.title if title is None else title,
@@ -124,7 +147,7 @@ def proposal_revise(
             actor=user,
             verb="proposal.revised",
             proposal=new,
-            data={"version": version, "previous": old.pk, "transition": transition.pk},
+            data={"version": version, "previous": old.pk, **source.as_data()},
         )
     return new
 
@@ -158,7 +181,13 @@ def _snapshot(transition: Transition, method: str) -> snapshot.Snapshot:
     except snapshot.SnapshotError as error:
         raise ServiceError(str(error), code=error.code) from None
     a, b = transition.clip_a, transition.clip_b
-    entry_frames = resample.frame_count(b.frames, b.fps, a.fps)  # B at A's frame rate
+    frames_in_range(snap, a, resample.frame_count(b.frames, b.fps, a.fps))  # B at A's rate
+    return snap
+
+
+def frames_in_range(snap: snapshot.Snapshot, a: Clip, entry_frames: int) -> None:
+    """400 ``frame_out_of_range`` when the snapshot's cut is not a frame of ``a`` or its
+    entry not one of the ``entry_frames`` frames of B at A's rate."""
     for what, frame, count in (
         ("cut", snap.cut_frame, a.frames),
         ("entry", snap.entry_frame, entry_frames),
@@ -168,28 +197,51 @@ def _snapshot(transition: Transition, method: str) -> snapshot.Snapshot:
                 f"The {what} frame {frame} is outside its clip (frames 0 to {count - 1}).",
                 code="frame_out_of_range",
             )
-    return snap
 
 
-def _new_version(
+@dataclass(frozen=True)
+class Source:
+    """Where a version comes from: its two clips and the transition run, or the sequence
+    and its join number."""
+
+    clip_a: Clip
+    clip_b: Clip
+    transition: Transition | None = None
+    sequence: Sequence | None = None
+    join_number: int | None = None
+
+    def as_data(self) -> dict[str, int]:
+        """The activity's note of the source: ``transition`` or ``sequence`` and ``join``."""
+        if self.sequence is not None and self.join_number is not None:
+            return {"sequence": self.sequence.pk, "join": self.join_number}
+        return {"transition": self.transition.pk} if self.transition is not None else {}
+
+    def default_title(self, method: str) -> str:
+        names = f"{self.clip_a.name} into {self.clip_b.name}"
+        if self.sequence is not None:
+            return f"{names} (join {self.join_number} of sequence {self.sequence.pk})"
+        return f"{names} ({CutMethod(method).label})"
+
+
+def new_version(
     thread: ProposalThread,
     version: int,
-    transition: Transition,
+    source: Source,
     snap: snapshot.Snapshot,
     author: User,
     title: str,
     summary: str,
 ) -> Proposal:
-    default_title = (
-        f"{transition.clip_a.name} into {transition.clip_b.name} ({CutMethod(snap.method).label})"
-    )
+    """Store version ``version`` of ``thread`` (no checks, no log)."""
     return Proposal.objects.create(
         project=thread.project,
         thread=thread,
         version=version,
-        transition=transition,
-        clip_a=transition.clip_a,
-        clip_b=transition.clip_b,
+        transition=source.transition,
+        sequence=source.sequence,
+        join_number=source.join_number,
+        clip_a=source.clip_a,
+        clip_b=source.clip_b,
         method=snap.method,
         measure=snap.measure,
         alpha=snap.alpha,
@@ -200,7 +252,7 @@ def _new_version(
         blend=snap.blend,
         metrics=snap.metrics,
         parameters=snap.parameters,
-        title=title.strip() or default_title,
+        title=title.strip() or source.default_title(snap.method),
         summary=summary,
         author=author,
         status=states.INITIAL,

@@ -10,6 +10,11 @@ urlpatterns = [
     path("proposals/<int:proposal_id>/decide/", views.proposal_decide, name="proposal-decide"),
     path("proposals/<int:proposal_id>/revise/", views.proposal_revise_page, name="proposal-revise"),
     path(
+        "proposals/<int:proposal_id>/revise-join/",
+        views.proposal_revise_join_page,
+        name="proposal-revise-join",
+    ),
+    path(
         "proposals/<int:proposal_id>/reviewers/",
         views.proposal_reviewers,
         name="proposal-reviewers",
@@ -18,6 +23,11 @@ urlpatterns = [
         "transitions/<int:transition_id>/propose/",
         views.transition_propose,
         name="transition-propose",
+    ),
+    path(
+        "sequences/<int:sequence_id>/joins/<int:join_number>/propose/",
+        views.sequence_join_propose,
+        name="sequence-join-propose",
     ),
     path("projects/<int:project_id>/activity/", views.project_activity, name="project-activity"),
     path(

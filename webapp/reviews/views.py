@@ -1,6 +1,7 @@
 """Review pages: the proposal page (player with comment pins, thread, decisions, revise
 and reviewers forms), two proposals compared, the project's activity log and the user's
-notifications, and the transition page's "Propose this cut" form.
+notifications, the transition page's "Propose this cut" form and the sequence page's
+"Propose this join" forms.
 
 Views are thin: a form checks the input, one service writes (or a selector reads), a
 presenter shapes the page. A refused write re-renders the proposal page with the
@@ -37,9 +38,12 @@ from webapp.reviews.selectors import (
     proposal_downloads_ready,
     proposal_get,
     proposal_page_reads,
+    revision_joins,
     revision_sources,
 )
+from webapp.reviews.sequence_joins import proposal_create_from_join, proposal_revise_from_join
 from webapp.reviews.services import notification_mark_read, proposal_revise
+from webapp.sequences.selectors import sequence_get
 from webapp.transitions.selectors import transition_get
 
 HISTORY_ROWS = 20
@@ -95,12 +99,13 @@ def _form_values(
         "summary": proposal.summary,
         "method": proposal.method,
         "transition": proposal.transition_id,
+        "source": f"{proposal.sequence_id}:{proposal.join_number}",
         "reviewers": [row.username for row in view.reviewers],
         "decision": "",
     }
     if failed:
         post = request.POST
-        for key in ("note", "title", "summary", "method", "decision"):
+        for key in ("note", "title", "summary", "method", "decision", "source"):
             if key in post:
                 values[key] = post[key]
         if "transition" in post:
@@ -176,6 +181,30 @@ def proposal_revise_page(request: HttpRequest, proposal_id: int) -> HttpResponse
 
 @require_POST
 @page
+def proposal_revise_join_page(request: HttpRequest, proposal_id: int) -> HttpResponse:
+    """A new version of a join's proposal (editors) from a sequence joining the same clips."""
+    user = request_user(request)
+    proposal = proposal_get(user=user, proposal_id=proposal_id)
+    joins = presenters.revision_join_choices(revision_joins(proposal=proposal))
+    form = forms.ReviseJoinForm(request.POST, joins=joins)
+
+    def write(data: dict[str, Any]) -> int:
+        sequence_id, join_number = data["source"]
+        made = proposal_revise_from_join(
+            user=user,
+            proposal_id=proposal_id,
+            sequence_id=sequence_id,
+            join_number=join_number,
+            title=data["title"] or None,  # blank: keep the title
+            summary=data["summary"],
+        )
+        return made.pk
+
+    return _submit(request, proposal_id, "revise", form, write)
+
+
+@require_POST
+@page
 def proposal_reviewers(request: HttpRequest, proposal_id: int) -> HttpResponse:
     """Replace the reviewers (editors); none selected removes them all."""
     user = request_user(request)
@@ -238,6 +267,35 @@ def transition_propose(request: HttpRequest, transition_id: int) -> HttpResponse
             project_id=transition.project_id,
             transition_id=transition.pk,
             method=data["method"],
+            title=data["title"],
+            summary=data["summary"],
+            reviewers=data["reviewers"],
+        )
+    except ServiceError as refused:
+        messages.error(request, f"Nothing was proposed. {refused.message}")
+        return redirect(back)
+    return redirect("proposal", proposal_id=made.pk)
+
+
+@require_POST
+@page
+def sequence_join_propose(request: HttpRequest, sequence_id: int, join_number: int) -> HttpResponse:
+    """Propose one join of this sequence, with its reviewers (editors); a refusal is shown
+    on the sequence page and stores nothing."""
+    user = request_user(request)
+    sequence = sequence_get(user=user, sequence_id=sequence_id)
+    reviewers = eligible_reviewers(sequence.project, exclude=[user.pk])
+    form = forms.ProposeJoinForm(request.POST, reviewers=reviewers)
+    back = reverse("sequence", args=[sequence.pk]) + "#joins"
+    if not form.is_valid():
+        messages.error(request, f"Nothing was proposed. {forms.errors_text(form)}")
+        return redirect(back)
+    data = form.cleaned_data
+    try:
+        made = proposal_create_from_join(
+            user=user,
+            sequence_id=sequence.pk,
+            join_number=join_number,
             title=data["title"],
             summary=data["summary"],
             reviewers=data["reviewers"],

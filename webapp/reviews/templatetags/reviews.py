@@ -1,5 +1,6 @@
 """Review cards on pages whose views belong to other apps: the project page's proposals
-and approval rule, and the transition page's "Propose this cut for review" form. Each
+and approval rule, the transition page's "Propose this cut for review" form and the
+sequence page's review of its joins. Each
 tag is one presenter call (reads only), so the other apps' views need not know about
 reviews."""
 
@@ -11,6 +12,7 @@ from django.contrib.auth.models import User
 from webapp.projects.models import Project
 from webapp.reviews import listings
 from webapp.reviews.selectors import proposal_newest_list
+from webapp.sequences.models import Sequence
 from webapp.transitions.models import Transition
 
 register = template.Library()
@@ -27,6 +29,13 @@ def propose_card(transition: Transition, user: User) -> listings.ProposeCard:
     """``{% propose_card transition user as propose %}``: the form's choices and the
     proposals already made from this run."""
     return listings.propose_card(transition, user)
+
+
+@register.simple_tag
+def join_reviews(sequence: Sequence, user: User) -> listings.JoinReviews:
+    """``{% join_reviews sequence user as reviews %}``: each join's proposals and the
+    propose form's reviewers."""
+    return listings.join_reviews(sequence, user)
 
 
 @register.simple_tag
