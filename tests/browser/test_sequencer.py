@@ -1,6 +1,7 @@
 """The sequencer in headless Chromium: three clips of one skeleton put on the timeline,
 dragged into order, rendered by a run (a worker thread executes it), played across both
-joins, and the sequence exported as BVH with the expected frame count. The clips go
+joins, the sequence exported as BVH with the expected frame count, and its second join
+proposed for review from the page (the proposal's player plays the sequence clip). The clips go
 through the real pipeline in-process before the browser starts."""
 
 from __future__ import annotations
@@ -103,4 +104,17 @@ def test_three_clips_dragged_into_order_render_play_and_export(
     last = made["result"]["segments"][-1]
     assert exported.num_frames == made["result"]["frames"]
     assert exported.num_frames == last["start"] + last["last"] - last["first"] + 1
+
+    # Join 2 proposed for review from the page: the proposal plays the sequence clip.
+    page.click("[data-propose-details='2'] summary")
+    page.locator("[data-propose-join='2'] input[name=title]").fill("Walk into walk")
+    page.click("[data-propose-join='2'] button[type=submit]")
+    page.wait_for_url("**/proposals/*/")
+    page.wait_for_selector("#proposal-player[data-ready=true]", timeout=WAIT_MS)
+    proposal_id = page.url.rstrip("/").split("/")[-1]
+    proposal = page.request.get(f"{live_server.url}/api/v1/proposals/{proposal_id}/").json()
+    assert (proposal["sequence"], proposal["join_number"]) == (int(sequence_id), 2)
+    assert proposal["transition_frames"] == made["result"]["frames"]
+    assert "join 2 of sequence" in page.content()
+    screenshot(page, "sequence-join-review")
     assert not errors, errors
