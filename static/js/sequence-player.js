@@ -1,8 +1,12 @@
 // @ts-check
 // The sequence page's player: the sequence clip (viewer arrays) in the 3-D player, with
 // a bar showing each clip in turn and the joins' blends, and the readout naming the
-// clip (or the join) at the frame shown. Hooks for tests: #sequence-player[data-ready]
-// [data-frame][data-part] ("clip 2" or "join 1").
+// clip (or the join) at the frame shown. Each join has a handle on the bar: dragging it
+// (or ←/→ on it, Shift: ten frames) moves that join's cut, shows the frame it would cut
+// at and fills the "Set joins by hand" form (the cut moved, the entry left to the
+// search); "Render with these joins" makes the new sequence. Hooks for tests:
+// #sequence-player[data-ready][data-frame][data-part] ("clip 2" or "join 1"),
+// [data-join-handle=k][aria-valuenow].
 
 import { getJson } from "./api.js";
 import { describe, travellingRoot } from "./viewer/arrays.js";
@@ -13,7 +17,8 @@ import { SkeletonView } from "./viewer/skeleton-view.js";
 /**
  * @typedef {object} Source
  * @property {string} url the viewer arrays
- * @property {Array<{start: number, stop: number}>} joins each join's blend, output frames
+ * @property {Array<{start: number, stop: number, at: number, cut: number}>} joins each
+ *   join's blend and cut (`at`) in output frames, and its cut in the leaving clip's frames
  * @property {Array<{start: number, name: string}>} segments where each clip starts
  */
 
@@ -64,6 +69,68 @@ function drawBar(frames) {
   }
 }
 
+/**
+ * The handle of join `index` on the bar: dragged or stepped, it moves the join's cut
+ * between the end of the previous join's blend and the end of the bar, seeks the player
+ * there and writes the cut (in the leaving clip's frames) into the adjust form.
+ * @param {HTMLElement} strip the bar
+ * @param {number} index
+ * @param {number} frames the sequence's length
+ * @param {(frame: number) => void} seek
+ */
+function joinHandle(strip, index, frames, seek) {
+  const join = source.joins[index];
+  const lowest = index > 0 ? source.joins[index - 1].stop : 1;
+  const handle = document.createElement("span");
+  handle.className = "sequence-bar__handle";
+  handle.dataset.joinHandle = String(index + 1);
+  handle.tabIndex = 0;
+  handle.setAttribute("role", "slider");
+  handle.setAttribute("aria-label", `Join ${index + 1} cut (output frame)`);
+  handle.setAttribute("aria-valuemin", String(lowest));
+  handle.setAttribute("aria-valuemax", String(frames - 1));
+  const cutInput = /** @type {HTMLInputElement | null} */ (document.querySelector(`input[name="cut-${index + 1}"]`));
+  const entryInput = /** @type {HTMLInputElement | null} */ (document.querySelector(`input[name="entry-${index + 1}"]`));
+  /** @param {number} frame output frame */
+  const place = (frame) => {
+    const at = Math.min(Math.max(Math.round(frame), lowest), frames - 1);
+    handle.style.left = `${(100 * at) / frames}%`;
+    handle.setAttribute("aria-valuenow", String(at));
+    handle.title = `Join ${index + 1}: cut at output frame ${at} (drag, or ←/→)`;
+    return at;
+  };
+  /** @param {number} frame */
+  const move = (frame) => {
+    const at = place(frame);
+    if (cutInput) cutInput.value = String(join.cut + at - join.at);
+    if (entryInput && at !== join.at) entryInput.value = ""; // searched for the new cut
+    seek(at);
+  };
+  place(join.at);
+  /** @param {PointerEvent} event */
+  const frameOf = (event) => {
+    const box = strip.getBoundingClientRect();
+    return ((event.clientX - box.left) / box.width) * frames;
+  };
+  handle.addEventListener("pointerdown", (event) => {
+    handle.setPointerCapture(event.pointerId);
+    event.preventDefault();
+  });
+  handle.addEventListener("pointermove", (event) => {
+    if (handle.hasPointerCapture(event.pointerId)) move(frameOf(event));
+  });
+  handle.addEventListener("keydown", (event) => {
+    const step = event.shiftKey ? 10 : 1;
+    const now = Number(handle.getAttribute("aria-valuenow"));
+    if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
+      move(now + (event.key === "ArrowLeft" ? -step : step));
+      event.preventDefault();
+      event.stopPropagation(); // not the player's frame keys
+    }
+  });
+  return handle;
+}
+
 /** @param {HTMLElement} element */
 async function init(element) {
   /** @type {SkeletonView | null} */
@@ -91,6 +158,11 @@ async function init(element) {
   const playback = player.setClock(arrays.frames, arrays.fps);
   player.aim("follow", view, hips);
   drawBar(arrays.frames);
+  if (bar && document.querySelector("[data-adjust-joins]")) {
+    const seek = (/** @type {number} */ frame) => playback.seek(frame);
+    source.joins.forEach((_, k) => bar.append(joinHandle(bar, k, arrays.frames, seek)));
+    bar.removeAttribute("aria-hidden");
+  }
   if (status) status.textContent = `${source.segments.length} clips, ${source.joins.length} joins · ${describe(arrays)}`;
   player.options.onFrame(playback);
   element.dataset.ready = "true";

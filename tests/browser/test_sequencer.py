@@ -1,7 +1,8 @@
 """The sequencer in headless Chromium: three clips of one skeleton put on the timeline,
 dragged into order, rendered by a run (a worker thread executes it), played across both
 joins, the sequence exported as BVH with the expected frame count, and its second join
-proposed for review from the page (the proposal's player plays the sequence clip). The clips go
+proposed for review from the page (the proposal's player plays the sequence clip), and
+that join's cut dragged on the bar into a new sequence. The clips go
 through the real pipeline in-process before the browser starts."""
 
 from __future__ import annotations
@@ -117,4 +118,36 @@ def test_three_clips_dragged_into_order_render_play_and_export(
     assert proposal["transition_frames"] == made["result"]["frames"]
     assert "join 2 of sequence" in page.content()
     screenshot(page, "sequence-join-review")
+
+    # Join 2's handle dragged earlier on the bar, then a frame later by key: the form
+    # gets the new cut (entry left to the search) and renders a sequence cut there.
+    page.goto(f"{live_server.url}/sequences/{sequence_id}/")
+    page.locator("#sequence-player[data-ready=true]").wait_for(timeout=WAIT_MS)
+    handle = page.locator("[data-join-handle='2']")
+    at = int(handle.get_attribute("aria-valuenow") or -1)
+    cut = int(page.locator("input[name=cut-2]").input_value())
+    box = handle.bounding_box()
+    bar = page.locator("[data-sequence-bar]").bounding_box()
+    assert box is not None and bar is not None
+    frames = made["result"]["frames"]
+    dx = -20 * bar["width"] / frames  # about 20 frames earlier
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + dx / 2, y)
+    page.mouse.move(x + dx, y)
+    page.mouse.up()
+    handle.press("ArrowRight")
+    moved = int(handle.get_attribute("aria-valuenow") or -1)
+    assert at - 25 <= moved <= at - 15, (at, moved)
+    assert page.locator("#sequence-player").get_attribute("data-frame") == str(moved)
+    assert int(page.locator("input[name=cut-2]").input_value()) == cut + moved - at
+    assert page.locator("input[name=entry-2]").input_value() == ""
+    page.click("[data-adjust-joins] button[type=submit]")
+    page.wait_for_url(lambda url: url.rstrip("/").split("/")[-1] != sequence_id)
+    page.locator("#sequence-player[data-ready=true]").wait_for(timeout=WAIT_MS)
+    again = page.url.rstrip("/").split("/")[-1]
+    remade = page.request.get(f"{live_server.url}/api/v1/sequences/{again}/").json()
+    assert remade["edits"][1] == {"cut": cut + moved - at, "entry": None}
+    assert remade["result"]["joins"][1]["cut"]["frame"] == cut + moved - at
     assert not errors, errors

@@ -64,8 +64,9 @@ def join_rows(result: Mapping[str, Any]) -> list[JoinRow]:
 
 
 def player_source(sequence: Sequence, ready: Mapping[str, bool]) -> dict[str, Any] | None:
-    """What the player needs (``json_script``): the viewer URL and where the joins and
-    clips lie in the output's frames; ``None`` before the arrays exist."""
+    """What the player needs (``json_script``): the viewer URL, where the joins (blend and
+    cut) and clips lie in the output's frames and each join's cut in its leaving clip's
+    frames (the bar's handles); ``None`` before the arrays exist."""
     if not ready.get("viewer.json"):
         return None
     result = sequence.result or {}
@@ -73,7 +74,12 @@ def player_source(sequence: Sequence, ready: Mapping[str, bool]) -> dict[str, An
     return {
         "url": download_url(sequence.pk, "viewer.json"),
         "joins": [
-            {"start": j["layout"]["blend_start_frame"], "stop": j["layout"]["blend_stop_frame"]}
+            {
+                "start": j["layout"]["blend_start_frame"],
+                "stop": j["layout"]["blend_stop_frame"],
+                "at": j["layout"]["cut_frame"],
+                "cut": j["cut"]["frame"],
+            }
             for j in result.get("joins") or []
         ],
         "segments": [
