@@ -7,13 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from motioncore import parameters as p
 from webapp.clips.models import Clip
 from webapp.clips.selectors import CLIP_ORDERINGS, DOWNLOADS, clip_downloads_ready, clip_latest_run
+from webapp.core.downloads import download_urls
 from webapp.core.parameters import api_field
 from webapp.runs.serializers import RunSerializer
 
@@ -61,12 +61,8 @@ class ClipSerializer(serializers.ModelSerializer[Clip]):
 
     @extend_schema_field(DOWNLOADS_SCHEMA)
     def get_downloads(self, clip: Clip) -> dict[str, str | None]:
-        request = self.context.get("request")
-        urls: dict[str, str | None] = {}
-        for name, ready in clip_downloads_ready(clip).items():
-            path = reverse("api:clip-download", kwargs={"clip_id": clip.pk, "kind": name})
-            urls[name] = (request.build_absolute_uri(path) if request else path) if ready else None
-        return urls
+        ready = clip_downloads_ready(clip)
+        return download_urls(self.context.get("request"), "api:clip-download", clip.pk, ready)
 
 
 class ClipDetailSerializer(ClipSerializer):

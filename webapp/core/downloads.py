@@ -19,12 +19,13 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from django.db.models.fields.files import FieldFile
 from django.http import FileResponse, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
+from django.urls import reverse
 from django.utils.cache import get_conditional_response
 from django.utils.http import content_disposition_header
 
@@ -197,3 +198,16 @@ def _not_satisfiable(size: int) -> HttpResponse:
     response = HttpResponse(json.dumps(body), status=416, content_type="application/json")
     response["Content-Range"] = f"bytes */{size}"
     return response
+
+
+def download_urls(
+    request: HttpRequest | None, route: str, object_id: int, ready: Mapping[str, bool]
+) -> dict[str, str | None]:
+    """An API object's ``downloads``: each name of ``ready`` → the absolute URL of
+    ``route`` (arguments: the object's id, the name) when the file exists, else ``None``
+    (a relative URL without a request)."""
+    urls: dict[str, str | None] = {}
+    for name, exists in ready.items():
+        path = reverse(route, args=[object_id, name])
+        urls[name] = (request.build_absolute_uri(path) if request else path) if exists else None
+    return urls

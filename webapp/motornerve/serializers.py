@@ -7,12 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from motioncore.errors import TimelineError
 from motioncore.motornerve import timeline
+from webapp.core.downloads import download_urls
 from webapp.motornerve.models import Drive, Training
 from webapp.motornerve.selectors import (
     DRIVE_DOWNLOADS,
@@ -138,14 +138,6 @@ def _downloads_schema(names: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _urls(request: Any, route: str, pk: int, ready: dict[str, bool]) -> dict[str, str | None]:
-    urls: dict[str, str | None] = {}
-    for name, done in ready.items():
-        url = reverse(route, args=[pk, name])
-        urls[name] = (request.build_absolute_uri(url) if request else url) if done else None
-    return urls
-
-
 class DriveSerializer(serializers.ModelSerializer[Drive]):
     created_by: serializers.SlugRelatedField[User] = serializers.SlugRelatedField(
         slug_field="username", read_only=True, allow_null=True
@@ -170,7 +162,9 @@ class DriveSerializer(serializers.ModelSerializer[Drive]):
     @extend_schema_field(_downloads_schema(DRIVE_DOWNLOADS))
     def get_downloads(self, drive: Drive) -> dict[str, str | None]:
         ready = drive_downloads_ready(drive)
-        return _urls(self.context.get("request"), "api:motornerve-drive-download", drive.pk, ready)
+        return download_urls(
+            self.context.get("request"), "api:motornerve-drive-download", drive.pk, ready
+        )
 
 
 class TrainingSerializer(serializers.ModelSerializer[Training]):
@@ -196,4 +190,4 @@ class TrainingSerializer(serializers.ModelSerializer[Training]):
     def get_downloads(self, training: Training) -> dict[str, str | None]:
         ready = training_downloads_ready(training)
         route = "api:motornerve-training-download"
-        return _urls(self.context.get("request"), route, training.pk, ready)
+        return download_urls(self.context.get("request"), route, training.pk, ready)

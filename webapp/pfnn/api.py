@@ -18,7 +18,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.http.response import HttpResponseBase
-from django.urls import path, reverse
+from django.urls import path
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -27,7 +27,7 @@ from rest_framework.views import APIView
 
 from motioncore.pfnn.network import MODES
 from webapp.core.auth import request_user
-from webapp.core.downloads import attachment
+from webapp.core.downloads import attachment, download_urls
 from webapp.core.idempotency import idempotent
 from webapp.core.schema import READ, download_schema, errors
 from webapp.pfnn.models import Generation
@@ -116,12 +116,8 @@ class GenerationSerializer(serializers.ModelSerializer[Generation]):
 
     @extend_schema_field(DOWNLOADS_SCHEMA)
     def get_downloads(self, generation: Generation) -> dict[str, str | None]:
-        request = self.context.get("request")
-        urls: dict[str, str | None] = {}
-        for name, ready in generation_downloads_ready(generation).items():
-            url = reverse("api:pfnn-download", args=[generation.pk, name])
-            urls[name] = (request.build_absolute_uri(url) if request else url) if ready else None
-        return urls
+        ready = generation_downloads_ready(generation)
+        return download_urls(self.context.get("request"), "api:pfnn-download", generation.pk, ready)
 
 
 # --- views -------------------------------------------------------------------------------------

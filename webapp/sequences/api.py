@@ -17,7 +17,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.http.response import HttpResponseBase
-from django.urls import path, reverse
+from django.urls import path
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
@@ -28,7 +28,7 @@ from rest_framework.views import APIView
 from motioncore import parameters as p
 from motioncore.transition.sequence import MAX_CLIPS
 from webapp.core.auth import request_user
-from webapp.core.downloads import attachment
+from webapp.core.downloads import attachment, download_urls
 from webapp.core.idempotency import idempotent
 from webapp.core.parameters import api_field, check_blend_bounds
 from webapp.core.schema import READ, download_schema, errors
@@ -121,14 +121,10 @@ class SequenceSerializer(serializers.ModelSerializer[Sequence]):
 
     @extend_schema_field(SEQUENCE_DOWNLOADS_SCHEMA)
     def get_downloads(self, sequence: Sequence) -> dict[str, str | None]:
-        request = self.context.get("request")
-        urls: dict[str, str | None] = {}
-        for name, ready in sequence_downloads_ready(sequence).items():
-            path = reverse(
-                "api:sequence-download", kwargs={"sequence_id": sequence.pk, "kind": name}
-            )
-            urls[name] = (request.build_absolute_uri(path) if request else path) if ready else None
-        return urls
+        ready = sequence_downloads_ready(sequence)
+        return download_urls(
+            self.context.get("request"), "api:sequence-download", sequence.pk, ready
+        )
 
 
 @extend_schema(tags=["sequences"])

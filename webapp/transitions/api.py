@@ -17,7 +17,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.http.response import HttpResponseBase
-from django.urls import path, reverse
+from django.urls import path
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
@@ -27,7 +27,7 @@ from rest_framework.views import APIView
 
 from motioncore import parameters as p
 from webapp.core.auth import request_user
-from webapp.core.downloads import attachment
+from webapp.core.downloads import attachment, download_urls
 from webapp.core.idempotency import idempotent
 from webapp.core.parameters import api_field, check_blend_bounds, deprecation_headers, renamed_input
 from webapp.core.schema import READ, download_schema, errors
@@ -91,14 +91,9 @@ class TransitionSerializer(serializers.ModelSerializer[Transition]):
 
     @extend_schema_field(TRANSITION_DOWNLOADS_SCHEMA)
     def get_downloads(self, transition: Transition) -> dict[str, str | None]:
-        request = self.context.get("request")
-        urls: dict[str, str | None] = {}
-        for name, ready in transition_downloads_ready(transition).items():
-            path = reverse(
-                "api:transition-download", kwargs={"transition_id": transition.pk, "kind": name}
-            )
-            urls[name] = (request.build_absolute_uri(path) if request else path) if ready else None
-        return urls
+        ready = transition_downloads_ready(transition)
+        route = "api:transition-download"
+        return download_urls(self.context.get("request"), route, transition.pk, ready)
 
 
 @extend_schema(tags=["transitions"])
