@@ -360,3 +360,29 @@ def test_real_clips_at_different_rates_compare() -> None:
         assert report["entry"]["time_s"] <= 1.0 + 1e-9
         for values in report["metrics"].values():
             assert np.isfinite(values["velocity_continuity"])
+
+
+def _two_bells(strong: float = 2.0, weak: float = 0.8, frames: int = 121) -> Clip:
+    """A strong bell (peak ``strong`` m/s) then a weaker one (``weak``), rest between."""
+    t = np.arange(frames) / FPS
+    duration = t[-1]
+    bell = (1.0 - np.cos(np.pi * t / duration)) * duration / np.pi
+    first = strong * bell
+    second = first[-1] + weak * bell[1:]
+    return rigid(np.concatenate([first, second]))
+
+
+def test_a_weaker_unit_is_cut_only_where_the_strong_one_cannot_be_continued() -> None:
+    """A: a 2 m/s bell then a 0.8 m/s one. Into B walking at 0.6 m/s no frame keeping α
+    of the strong peak (≥ 1.2 m/s) continues under 0.15, so the cut is in the weaker
+    unit where A slows through 0.6 m/s (§6.2: MTP per motion unit); into B at 1.4 m/s
+    the strong unit continues, and stays the cut."""
+    a = _two_bells()
+    m = momentum.measure(a)
+    slow = transition.plan(a, rigid(0.6 * np.arange(121) / FPS), method="mtp")
+    assert slow.cut.frame > 121 and slow.cut.reason is None
+    assert m.speed[slow.cut.frame] == pytest.approx(0.6, abs=0.05)
+    assert slow.entry.continuity < entry_mod.CONTINUITY_LIMIT
+    fast = transition.plan(a, rigid(1.4 * np.arange(121) / FPS), method="mtp")
+    assert fast.cut.frame < 121
+    assert m.speed[fast.cut.frame] == pytest.approx(1.4, abs=0.05)
