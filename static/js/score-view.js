@@ -205,8 +205,17 @@ function play(player, score, arrays, footprints) {
   if (ui.measures) termRows(ui.measures, measureRows(footprints, score));
   showFrame(playback);
   const steps = footprints ? ` · ${stepCount(footprints)} steps` : " · no footprints";
-  ui.status.textContent = `${score.tempo_bpm} bpm, ${score.measures} bars of ${state.meter} · ${describe(arrays)}${steps}`;
+  ui.status.textContent = `${score.tempo_bpm} bpm, ${barsText(score.measures, state.meter)} · ${describe(arrays)}${steps}`;
   player.root.dataset.ready = "true";
+}
+
+/**
+ * "1 bar of 4 beats", "8 bars of 3 beats".
+ * @param {number} bars
+ * @param {number} beats per bar
+ */
+function barsText(bars, beats) {
+  return `${bars} ${bars === 1 ? "bar" : "bars"} of ${beats} ${beats === 1 ? "beat" : "beats"}`;
 }
 
 /** @param {Player} player */

@@ -151,6 +151,8 @@ def test_score_page_plays_the_staff_and_seeks(live_server: Any, score: Any, brow
     page.goto(f"{base}/scores/{score.pk}/")
     page.wait_for_selector(f"{PLAYER}[data-ready=true]", timeout=WAIT_MS)
     check_page(page, score)
+    status = page.locator(f"{PLAYER} [data-viewer-status]").inner_text()
+    assert "120 bpm, 5 bars of 2 beats · " in status, status
     assert _frame(page) == 0 and _beat(page) == 0
     check_playing(page)
     check_seeking(page)
