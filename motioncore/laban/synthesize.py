@@ -34,6 +34,7 @@ a contact point slides within one ground phase) and ε_physics/ε_comfort
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -127,8 +128,29 @@ def _knee(
     return np.asarray(hip + a * u + h * p, dtype=np.float64)
 
 
-def synthesize(score: Score) -> Synthesis:
-    """Animate ``score`` on the canonical skeleton at :data:`FPS`."""
+Progress = Callable[[float, str], None]
+"""Told the share done (0–1) and the step now starting, in words."""
+
+STEPS = (
+    (0.0, "Timing and footprints"),
+    (0.15, "Centre-of-mass path"),
+    (0.55, "Foot keys"),
+    (0.75, "Gestures"),
+    (0.85, "Solving the joints (IK)"),
+)
+"""The steps :func:`synthesize` reports (share done when each starts); the shares are
+rough times of a walking score."""
+
+
+def _quiet(done: float, step: str) -> None:
+    """A :data:`Progress` that tells no one."""
+
+
+def synthesize(score: Score, progress: Progress = _quiet) -> Synthesis:
+    """Animate ``score`` on the canonical skeleton at :data:`FPS`, telling ``progress``
+    as each of :data:`STEPS` starts."""
+    step = iter(STEPS)
+    progress(*next(step))
     k = CANONICAL_LEG_M / 0.84  # offsets below are the canonical proportions
     prints = footprints(score, CANONICAL_LEG_M)
     duration = score.beats * score.seconds_per_beat
@@ -140,9 +162,11 @@ def synthesize(score: Score) -> Synthesis:
     wanted_y = canonical.HIPS_HEIGHT_M + level * CANONICAL_LEG_M
     hips_y = body_path.reachable_hips(centre, wanted_y, left, feet, down, k)
     start = np.stack([centre[:, 0], hips_y, centre[:, 1]], -1)
+    progress(*next(step))
     hips = body_path.optimised_path(score, times, start, feet, down, left, up, k).path
     offsets = {side: sign * 0.09 * k * left - 0.05 * k * up for side, sign in SIDES}
     geometry = foot_keys.FootGeometry.canonical(k)
+    progress(*next(step))
     for _ in range(REACH_PASSES):  # lower the hips where a planted foot is out of reach
         hip_joints = {side: hips + offsets[side] for side, _ in SIDES}
         tracks = foot_keys.foot_tracks(score, prints, times, hip_joints, facing, geometry)
@@ -165,12 +189,14 @@ def synthesize(score: Score) -> Synthesis:
     points["chest"] = hips + 0.30 * k * up + lean
     points["neck"] = points["chest"] + 0.22 * k * up
     points["head"] = points["neck"] + 0.10 * k * up
+    progress(*next(step))
     performed = timing.interpret(score)
     head_dir = gestures.channel(
         performed, "head", ("head",), times, np.array([0.0, 1.0, 0.0]), np.array([0.0, 0.0, 1.0])
     )
     points["head_end"] = points["head"] + 0.18 * k * _world(head_dir, left, up, forward)
     points.update(_arms(score, performed, points["chest"], times, (left, up, forward), k))
+    progress(*next(step))
     clip = _solve(points, len(times))
     return _measured(clip, prints, centre, down, tracks, geometry)
 

@@ -13,12 +13,13 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from motioncore import bvh
+from motioncore.laban.synthesize import STEPS
 from motioncore.skeleton import canonical
 from support.web import SAMPLES, client_for
 from webapp.clips.models import Clip
 from webapp.laban.models import Score
 from webapp.projects.models import Project
-from webapp.runs import pipeline
+from webapp.runs import pipeline, services
 
 WALK = SAMPLES / "scores" / "walk_forward.json"
 
@@ -183,3 +184,27 @@ def test_the_project_page_uploads_a_score_and_shows_its_page(
     assert refused.status_code == 400 and b"tempo_bpm" in refused.content
     listed = client.get(f"/projects/{project.pk}/").content.decode()
     assert f"/scores/{score.pk}/" in listed
+
+
+def test_the_animation_run_reports_each_step_of_the_synthesis(
+    project: Project, members: dict[str, AbstractUser], media_root: object, monkeypatch: Any
+) -> None:
+    """The score's run tells its progress at every step of the synthesis (timing and
+    footprints, centre path, foot keys, gestures, IK), in order and rising."""
+    told: list[tuple[float, str]] = []
+    record = services.run_progress
+
+    def spy(*, run: Any, percent: float, stage: str) -> bool:
+        told.append((percent, stage))
+        return record(run=run, percent=percent, stage=stage)
+
+    monkeypatch.setattr(services, "run_progress", spy)
+    body = _animated(
+        members["editor"], _upload(members["editor"], project, "w.json", WALK.read_bytes()).json()
+    )
+    assert body["run"]["status"] == "succeeded", body["run"]
+    animating = [(p, s) for p, s in told if s.startswith("Animating the score: ")]
+    steps = [s.removeprefix("Animating the score: ") for _, s in animating]
+    assert steps == [name for _, name in STEPS]
+    percents = [p for p, _ in animating]
+    assert percents == sorted(percents) and percents[0] < percents[-1]

@@ -28,8 +28,10 @@ def score_stage(context: Context, progress: Progress) -> None:
     progress(0.05, "Reading the score")
     with run.clip.original.open("rb") as handle:
         read = reader.read_bytes(handle.read(), title=PurePosixPath(run.clip.name).stem)
-    progress(0.15, "Animating the score (footprints, centre path, joints)")
-    made = synthesize(read.score)
+    made = synthesize(
+        read.score,
+        lambda done, step: progress(0.15 + 0.6 * done, f"Animating the score: {step}"),
+    )
     context.motion = made.clip
     progress(0.75, "Saving the animation")
     animation = {
