@@ -10,8 +10,10 @@ A gesture moves on an arc between two positions (the direction is rotated, not
 interpolated in a straight line), over its *performed* span
 (:mod:`motioncore.laban.timing`: it starts a little before its written beat, or with
 the legs, and arrives on its written end). A change of 180° or more
-would pass through the body, so it goes round by the side: through the midway
-direction bent outwards (the elbow's path for opposite directions, §7.1).
+would pass through the body, so its direction goes round by the side, through the
+midway direction bent outwards; for a whole arm :func:`reversals` lists those moves
+and the synthesis folds the elbow through them instead (§7.1: the hand goes in a
+straight line to the shoulder, the elbow bending, then the arm unfolds).
 
 For arms, the default part (``arm``, ``hand``) and ``wrist`` point the forearm and
 the whole arm; ``upper_arm`` and ``elbow`` point the upper arm; Microsoft's scores give
@@ -21,6 +23,7 @@ both.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -31,6 +34,8 @@ from motioncore.laban.timing import Interpretation
 
 FloatArray = NDArray[np.float64]
 LEVEL_ELEVATION_DEG = {"high": 45.0, "middle": 0.0, "low": -45.0}
+REVERSAL_COS = -0.95
+"""Directions whose cosine is under this (about 162° apart or more) reverse the limb."""
 
 
 def direction_vector(direction: str, level: str) -> FloatArray:
@@ -54,7 +59,7 @@ def arcs(a: FloatArray, b: FloatArray, t: FloatArray, outward: FloatArray) -> Fl
     through the direction at right angles to ``a`` nearest ``outward``."""
     a, b = a / np.linalg.norm(a), b / np.linalg.norm(b)
     cos = float(np.clip(np.dot(a, b), -1.0, 1.0))
-    if cos < -0.95:  # about 180°: go round by the side, through the outward direction
+    if cos < REVERSAL_COS:  # about 180°: go round by the side, through the outward direction
         middle = _perpendicular(a, outward)
         first = t < 0.5
         out = np.empty((len(t), 3))
@@ -68,6 +73,43 @@ def arcs(a: FloatArray, b: FloatArray, t: FloatArray, outward: FloatArray) -> Fl
     return np.asarray((w_a[:, None] * a + w_b[:, None] * b) / math.sin(angle), dtype=np.float64)
 
 
+@dataclass(frozen=True)
+class Reversal:
+    """A move of about 180° (cosine under :data:`REVERSAL_COS`) from direction ``a`` to
+    ``b`` (body frame ``[3]``) over its performed span ``start_s`` … ``end_s`` (s)."""
+
+    start_s: float
+    end_s: float
+    a: FloatArray
+    b: FloatArray
+
+
+def reversals(
+    source: Score | Interpretation, column: str, parts: tuple[str, ...], rest: FloatArray
+) -> list[Reversal]:
+    """The moves of :func:`channel`'s limb (same keys, same order) that reverse it."""
+    performed = source if isinstance(source, Interpretation) else timing.interpret(source)
+    found = []
+    current = np.asarray(rest, dtype=np.float64)
+    for key in sorted(_keys(performed, column, parts), key=lambda k: k.start_s):
+        target = direction_vector(str(key.symbol.direction), str(key.symbol.level))
+        if key.end_s > key.start_s and float(np.dot(current, target)) < REVERSAL_COS:
+            found.append(Reversal(key.start_s, key.end_s, current, target))
+        current = target
+    return found
+
+
+def _keys(
+    performed: Interpretation, column: str, parts: tuple[str, ...]
+) -> list[timing.TimedSymbol]:
+    """The column's direction symbols whose part is in ``parts`` (``None``: ``parts[0]``)."""
+    return [
+        t
+        for t in performed.channel(column)
+        if t.symbol.kind == "direction" and (t.symbol.part or parts[0]) in parts
+    ]
+
+
 def _perpendicular(a: FloatArray, preferred: FloatArray) -> FloatArray:
     """A unit vector at right angles to ``a``, as close to ``preferred`` as possible
     (then to up, then to forward, when ``preferred`` is along ``a``)."""
@@ -78,7 +120,8 @@ def _perpendicular(a: FloatArray, preferred: FloatArray) -> FloatArray:
     return np.array([1.0, 0.0, 0.0])
 
 
-def _smooth(t: FloatArray) -> FloatArray:
+def smooth(t: FloatArray) -> FloatArray:
+    """Smoothstep of ``t`` clipped to 0…1: eases in and out."""
     t = np.clip(t, 0.0, 1.0)
     return np.asarray(t * t * (3.0 - 2.0 * t), dtype=np.float64)
 
@@ -100,11 +143,7 @@ def channel(
     moved it. ``rest`` ``[3]`` before the first; ``outward`` ``[3]``: the side a 180°
     change goes round by."""
     performed = source if isinstance(source, Interpretation) else timing.interpret(source)
-    keys = [
-        t
-        for t in performed.channel(column)
-        if t.symbol.kind == "direction" and (t.symbol.part or parts[0]) in parts
-    ]
+    keys = _keys(performed, column, parts)
     out = np.repeat(np.asarray(rest, dtype=np.float64)[None], len(times), axis=0)
     current = np.asarray(rest, dtype=np.float64)
     for key in sorted(keys, key=lambda k: k.start_s):  # a later start cuts an earlier move
@@ -113,7 +152,7 @@ def channel(
         moving = (times >= key.start_s) & (times < key.end_s)
         if moving.any():
             fraction = (times[moving] - key.start_s) / (key.end_s - key.start_s)
-            out[moving] = arcs(current, target, _smooth(fraction), outward)
+            out[moving] = arcs(current, target, smooth(fraction), outward)
         current = target
     return out
 

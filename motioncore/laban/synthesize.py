@@ -56,6 +56,11 @@ COUNTERWEIGHT = 0.12
 16 % of the body's mass with its centre 0.45 of the way to the foot, the upper body
 about 60 %: 0.16 × 0.45 / 0.6 ≈ 0.12."""
 _J = canonical.JOINT_OF_ROLE
+UPPER_ARM, FOREARM = 0.28, 0.25
+"""Shoulder joint to elbow and elbow to wrist, as fractions of the canonical leg scale."""
+FOLD_REACH = 0.3
+"""How near the shoulder joint the hand comes when an arm reverses (§7.1), as a share of
+the arm's length: about as near as an elbow bent to 150° allows."""
 
 
 @dataclass(frozen=True)
@@ -114,12 +119,19 @@ def _world(v: FloatArray, left: FloatArray, up: FloatArray, forward: FloatArray)
 
 
 def _knee(
-    hip: FloatArray, ankle: FloatArray, pole: FloatArray, upper: float, lower: float
+    hip: FloatArray,
+    ankle: FloatArray,
+    pole: FloatArray,
+    upper: float,
+    lower: float,
+    *,
+    limit: float = MAX_REACH,
 ) -> FloatArray:
-    """Two-bone IK: the knee ``[F, 3]`` between ``hip`` and ``ankle``, bent towards ``pole``."""
+    """Two-bone IK: the knee ``[F, 3]`` between ``hip`` and ``ankle``, bent towards ``pole``
+    (the reach clamped to ``limit`` × the limb's length)."""
     reach = ankle - hip
     d = np.linalg.norm(reach, axis=1, keepdims=True)
-    d = np.clip(d, 1e-6, MAX_REACH * (upper + lower))
+    d = np.clip(d, 1e-6, limit * (upper + lower))
     u = reach / np.linalg.norm(reach, axis=1, keepdims=True)
     a = (upper**2 - lower**2 + d**2) / (2 * d)
     h = np.sqrt(np.maximum(upper**2 - a**2, 0.0))
@@ -246,11 +258,47 @@ def _arms(
         shoulder = chest + sign * 0.03 * k * left + 0.17 * k * up
         arm = shoulder + sign * 0.15 * k * left
         points[f"{side}_shoulder"], points[f"{side}_upper_arm"] = shoulder, arm
-        elbow = arm + 0.28 * k * _world(upper_dir, left, up, forward)
-        hand = elbow + 0.25 * k * _world(whole, left, up, forward)
+        elbow = arm + UPPER_ARM * k * _world(upper_dir, left, up, forward)
+        hand = elbow + FOREARM * k * _world(whole, left, up, forward)
+        if not has_upper:  # the whole arm reverses: fold the elbow (§7.1)
+            wholes = ("arm", "hand", "wrist", "forearm")
+            for turn in gestures.reversals(performed, column, wholes, hanging):
+                _fold(turn, times, arm, elbow, hand, frame, k, outward)
+        forearm_dir = (hand - elbow) / np.linalg.norm(hand - elbow, axis=1, keepdims=True)
         points[f"{side}_forearm"], points[f"{side}_hand"] = elbow, hand
-        points[f"{side}_hand_end"] = hand + 0.08 * k * _world(whole, left, up, forward)
+        points[f"{side}_hand_end"] = hand + 0.08 * k * forearm_dir
     return points
+
+
+def _fold(
+    turn: gestures.Reversal,
+    times: FloatArray,
+    arm: FloatArray,
+    elbow: FloatArray,
+    hand: FloatArray,
+    frame: tuple[FloatArray, FloatArray, FloatArray],
+    k: float,
+    outward: FloatArray,
+) -> None:
+    """Seed 003 §7.1 for an arm reversing (front middle to back middle): the hand goes
+    in a straight line to the shoulder, the elbow bending, then straight out to the new
+    direction as the arm unfolds. Over the move's span the hand follows those two lines
+    (body frame, eased) to :data:`FOLD_REACH` × the arm's length beside the shoulder
+    joint on the side the direction would have swung by; the elbow is solved by two-bone
+    IK, pointing down. Writes ``elbow`` and ``hand`` ``[F, 3]`` in place."""
+    moving = (times >= turn.start_s) & (times < turn.end_s)
+    if not moving.any():
+        return
+    left, up, forward = (axis[moving] for axis in frame)
+    f = gestures.smooth((times[moving] - turn.start_s) / (turn.end_s - turn.start_s))[:, None]
+    reach = (UPPER_ARM + FOREARM) * k
+    start, end = reach * turn.a, reach * turn.b
+    middle = FOLD_REACH * reach * gestures.arc(turn.a, turn.b, 0.5, outward)
+    offset = np.where(
+        f < 0.5, start + (middle - start) * 2 * f, middle + (end - middle) * (2 * f - 1)
+    )
+    hand[moving] = arm[moving] + _world(offset, left, up, forward)
+    elbow[moving] = _knee(arm[moving], hand[moving], -up, UPPER_ARM * k, FOREARM * k, limit=1.0)
 
 
 def _solve(points: dict[str, FloatArray], frames: int) -> Clip:

@@ -143,6 +143,7 @@ BOUNDS = {  # score → (ε_physics m²/s⁴, ε_comfort m²)
             "half_turn",
             "leg_gestures",
             "arm_gestures",
+            "arm_reversal",
         ],
         # The legs can nearly produce the centre's accelerations (RMS residual
         # < 3.5 m/s², most of it starting from rest and stopping into a hold or pivot
@@ -187,3 +188,37 @@ def test_com_errors_are_zero_for_a_body_standing_still_and_for_free_fall() -> No
     assert flight.physics_m2_s4 < 1e-6  # a ballistic flight needs no legs
     floating = com_errors(still, feet, np.zeros((frames, 2), dtype=bool), 60.0, nominal)
     assert floating.physics_m2_s4 == pytest.approx(9.81**2)  # hovering in the air: impossible
+
+
+def _elbow_bend_deg(positions: np.ndarray, side: str) -> np.ndarray:
+    """The elbow's bend ``[F]`` (degrees; 0 = a straight arm) from the solved joints."""
+    upper = positions[:, J[f"{side}_forearm"]] - positions[:, J[f"{side}_upper_arm"]]
+    lower = positions[:, J[f"{side}_hand"]] - positions[:, J[f"{side}_forearm"]]
+    cos = np.sum(upper * lower, 1) / np.linalg.norm(upper, axis=1) / np.linalg.norm(lower, axis=1)
+    return np.asarray(np.degrees(np.arccos(np.clip(cos, -1.0, 1.0))))
+
+
+def test_an_arm_reversing_bends_its_elbow_and_brings_the_hand_in() -> None:
+    """§7.1: forward middle to backward middle, the hand goes in a straight line to the
+    shoulder with the elbow bending, then the arm unfolds (and the reverse, back to
+    forward). The left arm's crossing from left side to right side (180° too, across
+    the body) folds the same way. Measured on the solved skeleton; before and after each
+    move the arm is straight."""
+    loaded = score.load(SCORES / "arm_reversal.json")
+    positions = fk.positions(synthesize(loaded).clip)
+    for side, moves in (("right", [(2.0, 4.0), (5.0, 7.0)]), ("left", [(2.0, 4.0)])):
+        bend = _elbow_bend_deg(positions, side)
+        arm_m = np.linalg.norm(
+            positions[0, J[f"{side}_hand"]] - positions[0, J[f"{side}_upper_arm"]]
+        )
+        for start, end in moves:
+            during = slice(round(start * FPS) + 1, round(end * FPS))
+            assert bend[during].max() >= 30.0, (side, start)
+            reach = np.linalg.norm(
+                positions[during, J[f"{side}_hand"]] - positions[during, J[f"{side}_upper_arm"]],
+                axis=1,
+            )
+            assert reach.min() < 0.5 * arm_m, (side, start)  # the hand came to the shoulder
+            for held in (round((start - 0.5) * FPS), round(end * FPS)):
+                assert bend[held] < 2.0, (side, held)  # straight before (it starts a
+                # little before its written beat) and on arrival
