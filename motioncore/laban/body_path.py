@@ -12,7 +12,7 @@ from scipy.interpolate import PchipInterpolator
 from scipy.ndimage import maximum_filter1d
 
 from motioncore.laban import com_path, foot_keys
-from motioncore.laban.footprints import Footprint, Footprints, pivot_settle_s
+from motioncore.laban.footprints import Footprint, Footprints, footprints, pivot_settle_s
 from motioncore.laban.score import SUPPORTS, Score
 from motioncore.skeleton import canonical
 
@@ -114,9 +114,11 @@ def optimised_path(
     left: FloatArray,
     up: FloatArray,
     k: float,
+    prints: Footprints | None = None,
 ) -> com_path.Optimised:
     """The centre-of-mass (hips) path optimised for physics and comfort, fixed where the
-    body pivots or holds (:mod:`motioncore.laban.com_path`)."""
+    body pivots or holds (:mod:`motioncore.laban.com_path`); ``prints``: the score's
+    footprints when already made (their levels set each leg's comfortable length)."""
     reach = np.full(down.shape, MAX_REACH * 0.84 * k)
     for i in range(2):
         lifts = np.flatnonzero(np.diff(down[:, i].astype(np.int8), append=0) < 0)
@@ -124,9 +126,25 @@ def optimised_path(
             near = (times <= times[edge]) & (times > times[edge] - ROLL_S)
             reach[near & down[:, i], i] += ROLL_REACH_LEGS * CANONICAL_LEG_M
     offsets = np.stack([sign * 0.09 * k * left - 0.05 * k * up for _, sign in SIDES], 1)
-    legs = com_path.Legs(feet, down, nominal_leg_m(), offsets, reach)
+    made = prints if prints is not None else footprints(score, CANONICAL_LEG_M)
+    level = level_offsets_m(made, times) * k
+    # on the toes (high) the foot stands on its ball, as when rolling before a lift
+    reach += np.where(level > 0.0, ROLL_REACH_LEGS * CANONICAL_LEG_M * k, 0.0)
+    legs = com_path.Legs(feet, down, nominal_leg_m(), offsets, reach, nominal_leg_m() + level)
     fixed = com_path.fixed_spans(times, _still_spans(score))
     return com_path.optimise(times, start, legs, fixed, FPS)
+
+
+def level_offsets_m(prints: Footprints, times: FloatArray) -> FloatArray:
+    """Each foot's comfortable leg length change ``[F, 2]`` (m; left, right) at
+    ``times`` from the level of its print (:data:`LEVEL_DIP_LEGS`: bent low, stretched
+    on the toes; seed 003 §2), 0 in the air and at the middle level."""
+    out = np.zeros((len(times), 2))
+    for i, (side, _) in enumerate(SIDES):
+        for p in prints.of(side):
+            inside = (times >= p.start_s - 1e-9) & (times <= p.end_s + 1e-9)
+            out[inside, i] = LEVEL_DIP_LEGS.get(p.level, 0.0) * CANONICAL_LEG_M
+    return out
 
 
 def _still_spans(score: Score) -> list[tuple[float, float]]:

@@ -11,8 +11,9 @@ steps on the sparse normal equations (scipy's SuperLU, an analytic Jacobian; sci
 
 * ε_physics: the part of the acceleration the legs cannot produce
   (:func:`motioncore.laban.com_errors.physics_residuals`), weight 1 (m/s²);
-* ε_comfort: each standing leg's stretch from its nominal length, weight
-  :data:`COMFORT_WEIGHT` (per metre);
+* ε_comfort: each standing leg's stretch from its comfortable length (the nominal
+  one, shorter or longer by the support's level), weight :data:`COMFORT_WEIGHT` (per
+  metre);
 * hard-ish limits: a standing leg may not be longer than it can reach nor shorter
   than :data:`CROUCH_SHARE` of its nominal length (weight :data:`REACH_WEIGHT` per
   metre beyond either);
@@ -63,6 +64,10 @@ class Legs:
     nominal_m: float
     hip_offsets: FloatArray
     reach_m: FloatArray
+    comfort_m: FloatArray | None = None
+    """The comfortable length ``[F, 2]`` (m) of each standing leg, where ε_comfort
+    pulls it: shorter bent (a low support), longer on the toes (high); ``nominal_m``
+    everywhere when ``None``. The crouch limit stays relative to ``nominal_m``."""
 
 
 @dataclass(frozen=True)
@@ -245,7 +250,8 @@ class _Problem:
         legs = self.legs
         physics = np.einsum("fij,fj->fi", projection, need)
         lengths = np.linalg.norm(path[:, None, :] - legs.feet, axis=-1)
-        comfort = np.where(legs.down, lengths - legs.nominal_m, 0.0) * COMFORT_WEIGHT
+        target = legs.nominal_m if legs.comfort_m is None else legs.comfort_m
+        comfort = np.where(legs.down, lengths - target, 0.0) * COMFORT_WEIGHT
         hip_legs = np.linalg.norm(path[:, None, :] + legs.hip_offsets - legs.feet, axis=-1)
         reach = np.where(legs.down, np.maximum(hip_legs - legs.reach_m, 0.0), 0.0)
         reach += np.where(legs.down, np.maximum(CROUCH_SHARE * legs.nominal_m - lengths, 0.0), 0.0)

@@ -5,6 +5,12 @@ of its side's foot: the foot lands one step vector (the symbol's direction in th
 body's current facing frame × :func:`~motioncore.laban.steps.step_length_m`) away from
 the point beside the other foot (a hip width to its side), so the distance between
 consecutive footprints is the step length; ``place`` closes the foot beside the other.
+A support for a foot that already carries weight there (on the ground within
+:data:`IN_PLACE_M` of where the support would put it, no gap before it) changes level,
+not contact (§2: the level says bent, straight or on the toes; only a gap in both
+supports is time in the air): the foot stays down and a ``level`` print follows its
+print without a gap, so two feet in place at low, middle, high are a plié and a
+relevé, not flights, and a plié before a jump is no extra hop.
 The body's centre is then midway between the feet (a hop, from one foot to the same
 foot, lands a step from where that foot took off, the centre above it).
 A ``turn`` in a support (or the body) column pivots on the supporting foot: the facing
@@ -56,6 +62,9 @@ WEIGHT_SHIFT_S = 0.25
 this long (seconds, less at the very start of a score); a pivot on one foot brings it
 over that foot's ball as quickly."""
 LEG_GESTURES = ("leg_left", "leg_right")
+IN_PLACE_M = 0.01
+"""A ``place`` support whose foot is on the ground less than this far (m) from where
+the support would put it changes level, not contact (see :meth:`_Walk.support`)."""
 HIP_WIDTH_LEGS = 0.21
 """Distance between the feet's lines, in leg lengths (0.18 m for the canonical legs)."""
 
@@ -65,7 +74,8 @@ class Footprint:
     """A foot on the ground: ``side``, from ``start_s`` (it lands, or the weight
     arrives) to ``end_s`` (it lifts), at ``position`` (x, z metres) with the foot
     pointing along ``heading`` (radians about +Y, 0 = +Z); ``kind`` says how it got
-    there (``start``, ``step``, ``close``, or after a flight ``hop``, ``leap``, ``jump``,
+    there (``start``, ``step``, ``close``, ``level`` (a change of level in place), or
+    after a flight ``hop``, ``leap``, ``jump``,
     ``assemble``, ``sissonne``); ``step_m`` is the length
     of the step that put it there (metres, 0 for the starting stance)."""
 
@@ -282,6 +292,9 @@ class _Walk:
             ]
         air = self.flight_air
         length, landed = self._landing(symbol, side, air)
+        if air <= 1e-9 and self._carries_weight(side, landed):
+            self._change_level(symbol, side)
+            return
         other = "left" if side == "right" else "right"
         landing = self.starts.get(key, 1)
         self.centre = (landed + np.array(self.open_print[other].position)) / 2.0
@@ -311,6 +324,37 @@ class _Walk:
             str(symbol.level),
             kind,
             length,
+        )
+        self.last_support_end = max(self.last_support_end, symbol.end)
+        self.support_ends.append((side, symbol.end))
+
+    def _carries_weight(self, side: str, landed: np.ndarray) -> bool:
+        """Whether the ``side`` foot is on the ground within :data:`IN_PLACE_M` of
+        ``landed``, where a support without time in the air would put it."""
+        if side in self.airborne:
+            return False
+        here = np.array(self.open_print[side].position)
+        return bool(np.linalg.norm(landed - here) < IN_PLACE_M)
+
+    def _change_level(self, symbol: Symbol, side: str) -> None:
+        """A support for a foot that already carries weight, in place: the foot stays
+        where it is and only the level changes (§2: bent, straight or on the toes). Its
+        print ends when the symbol starts and a ``level`` print at the same place, with
+        the symbol's level, follows without a gap; the body's centre stays."""
+        p = self.open_print[side]
+        time_s = symbol.beat * self.spb
+        if time_s > p.start_s + 1e-9:
+            self.prints.append(
+                Footprint(side, p.start_s, time_s, p.position, p.heading, p.level, p.kind, p.step_m)
+            )
+        self.open_print[side] = Footprint(
+            side,
+            max(time_s, p.start_s),
+            math.inf,
+            p.position,
+            p.heading,
+            str(symbol.level),
+            "level" if time_s > p.start_s + 1e-9 else p.kind,
         )
         self.last_support_end = max(self.last_support_end, symbol.end)
         self.support_ends.append((side, symbol.end))

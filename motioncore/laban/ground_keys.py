@@ -26,6 +26,11 @@ up) and *hip-local* coordinates (x left, y up, z forward about one hip joint) as
   lasts to the end of the score does not lift.
 
 ``high`` supports stand on the ball the whole time, heel up :data:`HIGH_PITCH_DEG`.
+*Level changes in place*: a ``level`` print follows the foot's previous print without a
+gap (the foot never left the floor, :mod:`motioncore.laban.footprints`): the print
+before it does not lift off, and going onto or off the toes the heel rises or lowers
+about the ball between 0 and :data:`HIGH_PITCH_DEG` over :data:`LEVEL_CHANGE_S` s or
+:data:`LEVEL_CHANGE_SHARE` of the print, whichever is shorter (``BALL``).
 *Toe rotation* (Fig. 6): wherever the ankle of a flat or ball contact would be farther
 from the hip joint than :data:`REACH_FACTOR` × the leg, the heel rises about the ball
 until the ankle is exactly that far (a closed form; at most :data:`MAX_PITCH_DEG`;
@@ -77,6 +82,11 @@ LIFTOFF_PITCH_DEG = 30.0
 LIFTOFF_S, LIFTOFF_SHARE = 0.1, 0.2
 HIGH_PITCH_DEG = 40.0
 PIVOT_PITCH_DEG = 20.0
+LEVEL_CHANGE_S, LEVEL_CHANGE_SHARE = 0.3, 0.5
+"""A ``level`` print that follows the foot's print without a gap (a support for a foot
+that already carries weight, :mod:`motioncore.laban.footprints`) lifts or lowers the
+heel over this long (s) or this share of the print, whichever is shorter: about the
+time the hips take to change height (twice ``body_path.HIPS_SMOOTHING_S``)."""
 
 
 @dataclass(frozen=True)
@@ -137,19 +147,34 @@ def contacts_of(
     ]
     span = np.array([p.end_s - p.start_s for p in ordered])
     pitch = {HEEL: HEEL_STRIKE_PITCH_DEG, BALL: -BALL_LANDING_PITCH_DEG, FLAT: 0.0}
+    land_pitch = np.radians([pitch[s] for s in styles])
+    land_s = np.where(np.array(styles) != FLAT, np.minimum(CONTACT_S, CONTACT_SHARE * span), 0)
+    high = np.array([p.level == "high" for p in ordered])
+    follows = np.array(  # a change of level in place: the foot never left the ground
+        [
+            i > 0 and p.kind == "level" and p.start_s <= ordered[i - 1].end_s + 1e-6
+            for i, p in enumerate(ordered)
+        ]
+    )
+    for i in np.flatnonzero(follows):  # the heel rises or lowers from the pitch before
+        land_pitch[i] = -math.radians(HIGH_PITCH_DEG) if high[i - 1] else 0.0
+        styles[i] = BALL if high[i - 1] or high[i] else FLAT
+        changes = high[i - 1] != high[i]
+        land_s[i] = min(LEVEL_CHANGE_S, LEVEL_CHANGE_SHARE * span[i]) if changes else 0.0
     lifts = np.array(
         [i < len(ordered) - 1 or p.end_s < end_s - 1e-6 for i, p in enumerate(ordered)]
     )
+    lifts[:-1] &= ~follows[1:]  # no lift-off into a change of level
     return Contacts(
         start=np.array([p.start_s for p in ordered]),
         end=np.array([p.end_s for p in ordered]),
         position=np.array([p.position for p in ordered], dtype=np.float64),
         heading=np.array([p.heading for p in ordered]),
-        land_pitch=np.radians([pitch[s] for s in styles]),
+        land_pitch=land_pitch,
         land_pivot=np.array(styles, dtype=np.int8),
-        land_s=np.where(np.array(styles) != FLAT, np.minimum(CONTACT_S, CONTACT_SHARE * span), 0),
+        land_s=land_s,
         lift_s=np.where(lifts, np.minimum(LIFTOFF_S, LIFTOFF_SHARE * span), 0.0),
-        high=np.array([p.level == "high" for p in ordered]),
+        high=high,
         kind=tuple(p.kind for p in ordered),
         turns=tuple(during),
     )
@@ -165,7 +190,10 @@ def _schedule(cs: Contacts, ci: NDArray[np.intp], t: FloatArray) -> tuple[FloatA
     u_lift = np.clip((t - end + lift) / np.maximum(lift, 1e-12), 0.0, 1.0)
     pitch = np.where(landing, cs.land_pitch[ci] * (1.0 - u_land), 0.0)
     pitch = np.where(lifting, -math.radians(LIFTOFF_PITCH_DEG) * u_lift, pitch)
-    pitch = np.where(cs.high[ci], -math.radians(HIGH_PITCH_DEG), pitch)
+    standing = np.where(cs.high[ci], -math.radians(HIGH_PITCH_DEG), 0.0)
+    pitch = np.where(cs.high[ci], standing, pitch)
+    level = np.array([k == "level" for k in cs.kind], dtype=bool)[ci] & landing
+    pitch = np.where(level, cs.land_pitch[ci] * (1.0 - u_land) + standing * u_land, pitch)
     pivot = np.where(landing, cs.land_pivot[ci], FLAT)
     pivot = np.where(lifting | cs.high[ci], BALL, pivot)
     return pitch, pivot.astype(np.int8)

@@ -3,7 +3,9 @@ centre-of-mass path, foot keys, gestures, then the joints solved from landmark
 positions.
 
 1. **Footprints** (:mod:`motioncore.laban.footprints`) give where and when each foot
-   stands and the body's centre and facing at the start and arrival of each support.
+   stands and the body's centre and facing at the start and arrival of each support
+   (a support in place for a standing foot is a ``level`` print: a change of level,
+   not a step).
 2. **Starting path** (:mod:`motioncore.laban.body_path`, as is the next step): a
    shape-preserving cubic (PCHIP) through those keys; the hips sink on low supports
    and rise on high ones, and are lowered wherever a foot would be out of the leg's
@@ -175,7 +177,7 @@ def synthesize(score: Score, progress: Progress = _quiet) -> Synthesis:
     hips_y = body_path.reachable_hips(centre, wanted_y, left, feet, down, k)
     start = np.stack([centre[:, 0], hips_y, centre[:, 1]], -1)
     progress(*next(step))
-    hips = body_path.optimised_path(score, times, start, feet, down, left, up, k).path
+    hips = body_path.optimised_path(score, times, start, feet, down, left, up, k, prints).path
     offsets = {side: sign * 0.09 * k * left - 0.05 * k * up for side, sign in SIDES}
     geometry = foot_keys.FootGeometry.canonical(k)
     progress(*next(step))
