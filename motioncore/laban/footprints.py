@@ -18,8 +18,10 @@ changes by exactly ``amount`` × 360° and the feet on the ground turn on their 
 (:data:`BALL_FORWARD_LEGS` ahead of the ankle), so a print's position and heading are
 those after its turns; the centre stays between them. A turn in a support column is a
 pivot on that foot: the other foot leaves the ground up to :data:`WEIGHT_SHIFT_S`
-before it starts, once the pivoting foot is down (it is free until its next support,
-§7.6) and the centre moves over the ball it turns on within
+before it starts, once the pivoting foot is down and the other has stood
+:data:`WEIGHT_SHIFT_S` since its own step landed (else it leaves as the pivot starts:
+a step written just before the pivot is performed, not cancelled; it is free until its
+next support, §7.6) and the centre moves over the ball it turns on within
 :func:`pivot_settle_s`, then stays there (a fixed point of the centre path). A ``hold`` keeps the
 weight where it is. A ``path`` sign turns the facing progressively over its span (a
 curved path), so the steps inside it bend. A gap in both supports is a flight phase:
@@ -270,8 +272,10 @@ class _Walk:
             return
         free = "left" if pivot_side == "right" else "right"
         standing = self.open_print[pivot_side]
-        release = max(standing.start_s, symbol.beat * self.spb - WEIGHT_SHIFT_S)
-        self.lift(free, min(release, symbol.beat * self.spb))
+        starts = symbol.beat * self.spb
+        landed = self.open_print[free].start_s + WEIGHT_SHIFT_S  # the free foot's step stands
+        release = max(standing.start_s, landed, starts - WEIGHT_SHIFT_S)
+        self.lift(free, min(release, starts))
         self.centre = np.array(standing.position) + rotate((0.0, ball), standing.heading)
         settle = pivot_settle_s(symbol, self.spb)  # then over the ball it turns on
         self.times.append(symbol.beat * self.spb + settle)
