@@ -295,21 +295,20 @@ class _Walk:
                 s for s, end in self.support_ends if abs(end - self.last_support_end) < 1e-6
             ]
         air = self.flight_air
-        length, landed = self._landing(symbol, side, air)
+        landing = self.starts.get(key, 1)
+        form = jump_form(len(self.takeoff), landing, self.takeoff == [side]) if air > 1e-9 else None
+        length, landed = self._landing(symbol, side, air, form)
         if air <= 1e-9 and self._carries_weight(side, landed):
             self._change_level(symbol, side)
             return
         other = "left" if side == "right" else "right"
-        landing = self.starts.get(key, 1)
         self.centre = (landed + np.array(self.open_print[other].position)) / 2.0
         if air > 1e-9:  # landing from the air: the body comes down over the feet
             if landing == 1 or new_flight:
                 offset = (_SIDE_OFFSET[side] * self.half, 0.0)
                 self.centre = landed - rotate(offset, self.heading)
             self.centres[-1] = self.centre.copy()  # already there when the support starts
-        kind = "step" if symbol.direction != "place" else "close"
-        if air > 1e-9:
-            kind = jump_form(len(self.takeoff), landing, self.takeoff == [side])
+        kind = form or ("step" if symbol.direction != "place" else "close")
         if air > 1e-9 and new_flight:  # both feet left the ground when the supports ended
             for foot in _SIDES:
                 self.lift(foot, self.last_support_end * self.spb)
@@ -363,15 +362,19 @@ class _Walk:
         self.last_support_end = max(self.last_support_end, symbol.end)
         self.support_ends.append((side, symbol.end))
 
-    def _landing(self, symbol: Symbol, side: str, air: float) -> tuple[float, np.ndarray]:
-        """The step's length (m) and where the foot lands: one step from where it took off
-        (a hop), else from beside the other foot, a hip width to this side."""
+    def _landing(
+        self, symbol: Symbol, side: str, air: float, form: str | None = None
+    ) -> tuple[float, np.ndarray]:
+        """The step's length (m; a flight's by its jump ``form``, :func:`step_length_m`)
+        and where the foot lands: one step from where it took off (a hop), else from
+        beside the other foot, a hip width to this side."""
         length = step_length_m(
             str(symbol.direction),
             str(symbol.level),
             self.leg_length_m,
             self.sizes.get(symbol, 0),
             air,
+            form,
         )
         move = DIRECTION_XZ[str(symbol.direction)]
         norm = math.hypot(*move)

@@ -34,18 +34,39 @@ SIZE_SCALE = 0.2
 """Each step-size unit (-3 … 3) lengthens or shortens the step by this share."""
 FLIGHT_SPEED_MPS = 2.5
 """Horizontal speed carried through a flight phase (a run's), per second of air time."""
+FORM_SHARE = {"hop": 0.5}
+"""The step after a flight of this jump form (:func:`jump_form`), as a share of a run's
+(a ``leap``) with the same direction, level, size and air time; forms not listed take
+a run's step. §7.2: "如果實驗對象在跑步或單腳跳, 步長也會增加, 這在舞譜中以空中時間表示。
+實驗對象在空中的時間越長, 步長…就越大, 單腳跳躍產生的步長比跑步小得多" (running or
+hopping, the step grows, shown in the score as time in the air; the longer in the air,
+the longer the step; a hop gives a much smaller step than a run). The seed gives no
+number (its stride rule was tuned by trial and error), so the half is ours: a run's
+flight is carried by two legs, the one pushing off behind the body and the free one
+swinging through to land ahead of it, while a hop takes off and lands on the same leg,
+which alone must push, fly and catch the body, so it goes about half as far per
+flight. Both the ground term and the flight term are halved: halving only the flight
+term would leave a hop with little air (a short gap) nearly as long as a run's step."""
 
 
 def step_length_m(
-    direction: str, level: str, leg_length_m: float, size: int = 0, air_s: float = 0.0
+    direction: str,
+    level: str,
+    leg_length_m: float,
+    size: int = 0,
+    air_s: float = 0.0,
+    form: str | None = None,
 ) -> float:
     """How far a step in ``direction`` at ``level`` moves the body (metres): forward
     :data:`FORWARD_STEP_LEGS` leg lengths, scaled by direction, level and step size,
-    plus :data:`FLIGHT_SPEED_MPS` × the time in the air before it."""
+    plus :data:`FLIGHT_SPEED_MPS` × the time in the air before it; after a flight of
+    jump form ``form`` (``hop``, ``leap``, … or ``None`` for a step) all of it times
+    that form's :data:`FORM_SHARE` (a hop's step is half a run's, §7.2)."""
     if direction == "place":
         return 0.0
     base = FORWARD_STEP_LEGS * leg_length_m * DIRECTION_SCALE[direction] * LEVEL_SCALE[level]
-    return base * (1.0 + SIZE_SCALE * size) + FLIGHT_SPEED_MPS * air_s
+    share = FORM_SHARE.get(form, 1.0) if form is not None else 1.0
+    return share * (base * (1.0 + SIZE_SCALE * size) + FLIGHT_SPEED_MPS * air_s)
 
 
 def rotate(vector: tuple[float, float], heading: float) -> np.ndarray:
