@@ -12,7 +12,8 @@ from scipy.interpolate import PchipInterpolator
 from scipy.ndimage import maximum_filter1d
 
 from motioncore.laban import com_path, foot_keys
-from motioncore.laban.footprints import Footprint, Footprints, footprints, pivot_settle_s
+from motioncore.laban.footprints import footprints, pivot_settle_s
+from motioncore.laban.prints import Footprint, Footprints
 from motioncore.laban.score import SUPPORTS, Score
 from motioncore.skeleton import canonical
 

@@ -69,7 +69,7 @@ from motioncore.laban.foot_geometry import (
     forward_vector,
     left_vector,
 )
-from motioncore.laban.footprints import Footprints
+from motioncore.laban.prints import Footprints
 from motioncore.laban.score import Score
 
 FLIGHT_KINDS = frozenset({"hop", "leap", "jump", "assemble", "sissonne"})

@@ -49,7 +49,6 @@ from motioncore.laban.foot_geometry import (
     PhaseArray,
     foot_points,
 )
-from motioncore.laban.footprints import Footprints
 from motioncore.laban.ground_keys import (
     BALL_LANDING_PITCH_DEG,
     CONTACT_S,
@@ -66,6 +65,7 @@ from motioncore.laban.ground_keys import (
     ground_pose,
     turns_of,
 )
+from motioncore.laban.prints import Footprints
 from motioncore.laban.score import Score
 
 __all__ = [  # and the constants of flight_keys, foot_geometry named above or in the tests

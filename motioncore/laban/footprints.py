@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from motioncore.laban.prints import Footprint, Footprints
 from motioncore.laban.score import (
     DIRECTION_XZ,
     MODIFIER_TOLERANCE_BEATS,
@@ -69,42 +70,6 @@ IN_PLACE_M = 0.01
 the support would put it changes level, not contact (see :meth:`_Walk.support`)."""
 HIP_WIDTH_LEGS = 0.21
 """Distance between the feet's lines, in leg lengths (0.18 m for the canonical legs)."""
-
-
-@dataclass(frozen=True)
-class Footprint:
-    """A foot on the ground: ``side``, from ``start_s`` (it lands, or the weight
-    arrives) to ``end_s`` (it lifts), at ``position`` (x, z metres) with the foot
-    pointing along ``heading`` (radians about +Y, 0 = +Z); ``kind`` says how it got
-    there (``start``, ``step``, ``close``, ``level`` (a change of level in place), or
-    after a flight ``hop``, ``leap``, ``jump``,
-    ``assemble``, ``sissonne``); ``step_m`` is the length
-    of the step that put it there (metres, 0 for the starting stance)."""
-
-    side: str
-    start_s: float
-    end_s: float
-    position: tuple[float, float]
-    heading: float
-    level: str
-    kind: str
-    step_m: float = 0.0
-
-
-@dataclass(frozen=True)
-class Footprints:
-    """The prints in landing order and the body's centre and facing where each support
-    or turn starts and where it arrives (``centre`` ``[N, 2]``, ``facing`` ``[N]``,
-    ``times`` ``[N]`` seconds, sorted)."""
-
-    prints: tuple[Footprint, ...]
-    times: np.ndarray
-    centre: np.ndarray
-    facing: np.ndarray
-    leg_length_m: float
-
-    def of(self, side: str) -> tuple[Footprint, ...]:
-        return tuple(p for p in self.prints if p.side == side)
 
 
 def pivot_settle_s(turn: Symbol, seconds_per_beat: float) -> float:

@@ -70,7 +70,7 @@ from motioncore.laban.foot_geometry import (
     pivoted_ankle,
     reach_pitch,
 )
-from motioncore.laban.footprints import Footprint
+from motioncore.laban.prints import Footprint
 from motioncore.laban.score import SUPPORTS, Score
 
 HEEL_STRIKE_PITCH_DEG = 18.0

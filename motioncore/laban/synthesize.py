@@ -47,7 +47,8 @@ from motioncore.clip import Clip
 from motioncore.laban import body_path, foot_keys, gestures, timing
 from motioncore.laban.body_path import CANONICAL_LEG_M, FPS, MAX_REACH, SIDES
 from motioncore.laban.com_errors import com_errors
-from motioncore.laban.footprints import Footprints, footprints
+from motioncore.laban.footprints import footprints
+from motioncore.laban.prints import Footprints
 from motioncore.laban.score import Score
 from motioncore.skeleton import canonical, landmarks, retarget
 

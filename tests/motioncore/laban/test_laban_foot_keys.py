@@ -17,6 +17,7 @@ from scipy.interpolate import PchipInterpolator
 
 from motioncore.laban import foot_keys as fk
 from motioncore.laban import footprints, gestures, score
+from motioncore.laban.prints import Footprints
 from motioncore.skeleton import canonical
 from support.paths import SAMPLE_DIR
 
@@ -48,7 +49,7 @@ class Driven:
         )
 
 
-def _centre_path(prints: footprints.Footprints, times: FloatArray) -> tuple[FloatArray, FloatArray]:
+def _centre_path(prints: Footprints, times: FloatArray) -> tuple[FloatArray, FloatArray]:
     """The footprints' centre ``[F, 2]`` and facing ``[F]`` keys through a PCHIP."""
     keys = np.unique(prints.times)
     last = np.array([np.flatnonzero(prints.times == t)[-1] for t in keys])

@@ -13,17 +13,18 @@ import pytest
 
 from motioncore.laban import footprints as fp
 from motioncore.laban import score, steps
+from motioncore.laban.prints import Footprint, Footprints
 from support.paths import SAMPLE_DIR
 
 SCORES = SAMPLE_DIR / "scores"
 LEG_M = 0.84  # the canonical skeleton's legs
 
 
-def _prints(name: str) -> fp.Footprints:
+def _prints(name: str) -> Footprints:
     return fp.footprints(score.load(SCORES / f"{name}.json"), LEG_M)
 
 
-def _steps(result: fp.Footprints) -> list[fp.Footprint]:
+def _steps(result: Footprints) -> list[Footprint]:
     """The prints that steps made (not the starting stance), in landing order."""
     return [p for p in result.prints if p.kind != "start"]
 
