@@ -12,7 +12,7 @@ from scipy.interpolate import PchipInterpolator
 from scipy.ndimage import maximum_filter1d
 
 from motioncore.laban import com_path, foot_keys
-from motioncore.laban.footprints import footprints, pivot_settle_s
+from motioncore.laban.footprints import pivot_settle_s
 from motioncore.laban.prints import Footprint, Footprints
 from motioncore.laban.score import SUPPORTS, Score
 from motioncore.skeleton import canonical
@@ -115,11 +115,11 @@ def optimised_path(
     left: FloatArray,
     up: FloatArray,
     k: float,
-    prints: Footprints | None = None,
+    prints: Footprints,
 ) -> com_path.Optimised:
     """The centre-of-mass (hips) path optimised for physics and comfort, fixed where the
     body pivots or holds (:mod:`motioncore.laban.com_path`); ``prints``: the score's
-    footprints when already made (their levels set each leg's comfortable length)."""
+    footprints (their levels set each leg's comfortable length)."""
     reach = np.full(down.shape, MAX_REACH * 0.84 * k)
     for i in range(2):
         lifts = np.flatnonzero(np.diff(down[:, i].astype(np.int8), append=0) < 0)
@@ -127,8 +127,7 @@ def optimised_path(
             near = (times <= times[edge]) & (times > times[edge] - ROLL_S)
             reach[near & down[:, i], i] += ROLL_REACH_LEGS * CANONICAL_LEG_M
     offsets = np.stack([sign * 0.09 * k * left - 0.05 * k * up for _, sign in SIDES], 1)
-    made = prints if prints is not None else footprints(score, CANONICAL_LEG_M)
-    level = level_offsets_m(made, times) * k
+    level = level_offsets_m(prints, times) * k
     # on the toes (high) the foot stands on its ball, as when rolling before a lift
     reach += np.where(level > 0.0, ROLL_REACH_LEGS * CANONICAL_LEG_M * k, 0.0)
     legs = com_path.Legs(feet, down, nominal_leg_m(), offsets, reach, nominal_leg_m() + level)

@@ -220,13 +220,12 @@ def join_reviews(sequence: Sequence, user: User) -> JoinReviews:
     role = role_of(project=sequence.project, user=user)
     ready = sequence.run.status == RunStatus.SUCCEEDED and bool(sequence.result)
     made = list(Proposal.objects.filter(sequence=sequence).select_related("author"))
-    rows = proposal_rows(made)
     count = len((sequence.result or {}).get("joins") or [])
     return JoinReviews(
         can_propose=ready and rank(role) >= ROLE_RANK[Role.EDITOR],
         reviewers=eligible_reviewers(sequence.project, exclude=[user.pk]),
         joins=[
-            JoinReview(k, [r for p, r in zip(made, rows, strict=True) if p.join_number == k])
+            JoinReview(k, proposal_rows(p for p in made if p.join_number == k))
             for k in range(1, count + 1)
         ],
     )

@@ -256,13 +256,9 @@ def transition_propose(request: HttpRequest, transition_id: int) -> HttpResponse
     transition = transition_get(user=user, transition_id=transition_id)
     card = listings.propose_card(transition, user)
     form = forms.ProposeForm(request.POST, reviewers=card.reviewers)
-    back = reverse("transition", args=[transition.pk]) + "#propose"
-    if not form.is_valid():
-        messages.error(request, f"Nothing was proposed. {forms.errors_text(form)}")
-        return redirect(back)
-    data = form.cleaned_data
-    try:
-        made = proposal_create_with_reviewers(
+
+    def write(data: dict[str, Any]) -> int:
+        return proposal_create_with_reviewers(
             user=user,
             project_id=transition.project_id,
             transition_id=transition.pk,
@@ -270,11 +266,27 @@ def transition_propose(request: HttpRequest, transition_id: int) -> HttpResponse
             title=data["title"],
             summary=data["summary"],
             reviewers=data["reviewers"],
-        )
+        ).pk
+
+    back = reverse("transition", args=[transition.pk]) + "#propose"
+    return _propose_from_page(request, form, back, write)
+
+
+def _propose_from_page(
+    request: HttpRequest, form: Form, back: str, write: Callable[[dict[str, Any]], int]
+) -> HttpResponse:
+    """Run ``write`` (a proposal service) with the form's data and go to the proposal it
+    made; an invalid form or a refused write goes ``back`` with the reason, storing
+    nothing."""
+    if not form.is_valid():
+        messages.error(request, f"Nothing was proposed. {forms.errors_text(form)}")
+        return redirect(back)
+    try:
+        made = write(form.cleaned_data)
     except ServiceError as refused:
         messages.error(request, f"Nothing was proposed. {refused.message}")
         return redirect(back)
-    return redirect("proposal", proposal_id=made.pk)
+    return redirect("proposal", proposal_id=made)
 
 
 @require_POST
@@ -286,24 +298,19 @@ def sequence_join_propose(request: HttpRequest, sequence_id: int, join_number: i
     sequence = sequence_get(user=user, sequence_id=sequence_id)
     reviewers = eligible_reviewers(sequence.project, exclude=[user.pk])
     form = forms.ProposeJoinForm(request.POST, reviewers=reviewers)
-    back = reverse("sequence", args=[sequence.pk]) + "#joins"
-    if not form.is_valid():
-        messages.error(request, f"Nothing was proposed. {forms.errors_text(form)}")
-        return redirect(back)
-    data = form.cleaned_data
-    try:
-        made = proposal_create_from_join(
+
+    def write(data: dict[str, Any]) -> int:
+        return proposal_create_from_join(
             user=user,
             sequence_id=sequence.pk,
             join_number=join_number,
             title=data["title"],
             summary=data["summary"],
             reviewers=data["reviewers"],
-        )
-    except ServiceError as refused:
-        messages.error(request, f"Nothing was proposed. {refused.message}")
-        return redirect(back)
-    return redirect("proposal", proposal_id=made.pk)
+        ).pk
+
+    back = reverse("sequence", args=[sequence.pk]) + "#review"
+    return _propose_from_page(request, form, back, write)
 
 
 @require_POST
