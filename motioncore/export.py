@@ -87,9 +87,11 @@ def preview_frames(frames: int, stride: int) -> int:
     return -(-frames // stride)
 
 
-def viewer_arrays(clip: Clip) -> dict[str, Any]:
-    """The clip as flat arrays for playback at every frame (see the module docstring)."""
-    return _arrays(clip, fk.positions(clip).astype(np.float32), stride=1)
+def viewer_arrays(clip: Clip, *, decimals: int | None = None) -> dict[str, Any]:
+    """The clip as flat arrays for playback at every frame (see the module docstring);
+    ``decimals``: round positions (metres) and rotations to that many decimals (a
+    smaller JSON; ``None`` keeps float32 precision)."""
+    return _arrays(clip, fk.positions(clip).astype(np.float32), stride=1, decimals=decimals)
 
 
 def viewer_levels(
@@ -135,11 +137,18 @@ def full_rate_positions(data: bytes, joints: int) -> NDArray[np.float32]:
     return values.reshape(-1, joints, AXES).astype(np.float32)
 
 
-def _arrays(clip: Clip, positions: NDArray[np.float32], *, stride: int) -> dict[str, Any]:
+def _arrays(
+    clip: Clip, positions: NDArray[np.float32], *, stride: int, decimals: int | None = None
+) -> dict[str, Any]:
     """The JSON-able arrays at frames ``0, stride, 2 stride, …`` (``positions``:
-    ``[F, J, 3]`` float32 world positions of every frame, metres)."""
+    ``[F, J, 3]`` float32 world positions of every frame, metres), rounded to
+    ``decimals`` when given."""
     kept = np.arange(0, clip.num_frames, stride)
-    xyzw = clip.rotations[::stride][..., [1, 2, 3, 0]].astype(np.float32)
+    xyzw: NDArray[np.floating[Any]] = clip.rotations[::stride][..., [1, 2, 3, 0]].astype(np.float32)
+    placed: NDArray[np.floating[Any]] = positions[::stride].astype(np.float32)
+    if decimals is not None:  # rounded in float64: short decimals in the JSON
+        xyzw = np.round(xyzw.astype(np.float64), decimals)
+        placed = np.round(placed.astype(np.float64), decimals)
     return {
         "format": "kinetograph-viewer/1",
         "names": list(clip.skeleton.names),
@@ -150,7 +159,7 @@ def _arrays(clip: Clip, positions: NDArray[np.float32], *, stride: int) -> dict[
         "joints": clip.skeleton.num_joints,
         "times": (kept / clip.fps).astype(np.float32).tolist(),
         "offsets": clip.skeleton.offsets.astype(np.float32).ravel().tolist(),
-        "positions": positions[::stride].astype(np.float32).ravel().tolist(),
+        "positions": placed.ravel().tolist(),
         "rotations_xyzw": xyzw.ravel().tolist(),
         "units": {"length": "m", "time": "s", "up": "Y"},
     }

@@ -249,6 +249,9 @@ MOTION_MAX_DEPTH = env.integer("KINETOGRAPH_MAX_DEPTH", 64, minimum=1, maximum=2
 MOTION_MAX_FRAME_JOINTS = env.integer("KINETOGRAPH_MAX_FRAME_JOINTS", 6_000_000, minimum=1)
 SCORE_MAX_BYTES = env.integer("KINETOGRAPH_SCORE_MAX_BYTES", 2 * 1024 * 1024, minimum=1024)
 SCORE_MAX_DURATION_S = env.integer("KINETOGRAPH_SCORE_MAX_DURATION_S", 1800, minimum=1)
+SCORE_PREVIEW_MAX_DURATION_S = env.integer(
+    "KINETOGRAPH_SCORE_PREVIEW_MAX_DURATION_S", 180, minimum=1
+)
 # Past this many frames the analysis API serves the stored analysis instead of recomputing.
 ANALYSIS_SYNC_MAX_FRAMES = env.integer("KINETOGRAPH_ANALYSIS_SYNC_MAX_FRAMES", 30_000, minimum=1)
 # MotorNerve trainings on a project's clips (a worker's CPU): the default epochs and the

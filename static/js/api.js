@@ -94,12 +94,13 @@ export async function getJson(url, { signal } = {}) {
  * Send a JSON body (POST by default; PUT, DELETE…) with the session cookie and the CSRF
  * token; resolves to the parsed answer (null when empty), rejects like `getJson`.
  * @param {string} url
- * @param {{method?: string, body?: unknown}} [options]
+ * @param {{method?: string, body?: unknown, signal?: AbortSignal}} [options]
  * @returns {Promise<any>}
  */
-export async function sendJson(url, { method = "POST", body } = {}) {
+export async function sendJson(url, { method = "POST", body, signal } = {}) {
   const response = await fetch(url, {
     method,
+    signal,
     credentials: "same-origin",
     headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrfToken() },
     body: body === undefined ? undefined : JSON.stringify(body),

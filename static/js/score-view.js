@@ -8,7 +8,8 @@
 // score (kinetograph-score/1, docs/score-format.md), the animation's viewer arrays
 // (60 fps, frame 0 = beat 0) and the footprints with the measures. Hooks for tests:
 // #score-player[data-ready][data-frame], #staff[data-symbols][data-beat],
-// [data-metronome][aria-pressed].
+// [data-metronome][aria-pressed]. For editors the page has the editor (score/editor-panel.js),
+// whose previews replace the animation shown.
 
 import { getJson } from "./api.js";
 import { termRows } from "./dom.js";
@@ -21,6 +22,7 @@ import { beatOfTime, beatPosition, frameOfBeat } from "./score/layout.js";
 import { Metronome, isAccent, tickDue } from "./score/metronome.js";
 import { legendSample } from "./score/staff-glyphs.js";
 import { StaffView } from "./score/staff-view.js";
+import { startEditor } from "./score/editor-panel.js";
 
 /** @typedef {import("./score/format.js").Footprints} Footprints */
 /** @typedef {import("./score/format.js").Score} Score */
@@ -44,6 +46,7 @@ const ui = {
   metronome: q("[data-metronome]"),
   legend: /** @type {HTMLElement | null} */ (q("[data-staff-legend]")),
   measures: /** @type {HTMLElement | null} */ (document.querySelector("[data-measures]")),
+  editor: /** @type {HTMLElement | null} */ (document.querySelector("[data-editor]")),
 };
 const state = {
   /** @type {Player | null} */ player: null,
@@ -176,16 +179,20 @@ function showLegend() {
 }
 
 /**
- * Build the player's clock, the prints and the staff from the three downloads.
+ * Show an animation in the player (the first, or an edit's in place of the one shown):
+ * its skeleton, its footprints, the clock at the beat shown before.
  * @param {Player} player
- * @param {Score} score
  * @param {import("./viewer/arrays.js").ViewerArrays} arrays
  * @param {Footprints | null} footprints
  */
-function play(player, score, arrays, footprints) {
-  state.spb = secondsPerBeat(footprints, score);
-  state.meter = Math.max(1, Number(score.meter) || 1);
-  state.beats = state.meter * Math.max(1, Number(score.measures) || 1);
+function showAnimation(player, arrays, footprints) {
+  const beat = player.playback ? currentBeat(player.playback) : 0;
+  for (const old of [state.skeleton, state.prints]) {
+    if (!old) continue;
+    player.stage.scene.remove(old.group);
+    old.dispose();
+  }
+  state.prints = null;
   const skeleton = new SkeletonView(arrays);
   state.skeleton = skeleton;
   skeleton.showBody(player.bodyShown);
@@ -196,17 +203,61 @@ function play(player, score, arrays, footprints) {
     player.stage.scene.add(state.prints.group);
   }
   const playback = player.setClock(arrays.frames, arrays.fps);
-  state.staff = new StaffView(ui.staff, score, {
+  if (beat > 0) seekBeat(playback, beat);
+  return playback;
+}
+
+/**
+ * Build the player's clock, the prints and the staff from the three downloads; the
+ * editor where the page has one.
+ * @param {Player} player
+ * @param {Score} score
+ * @param {import("./viewer/arrays.js").ViewerArrays} arrays
+ * @param {Footprints | null} footprints
+ */
+function play(player, score, arrays, footprints) {
+  state.spb = secondsPerBeat(footprints, score);
+  state.meter = Math.max(1, Number(score.meter) || 1);
+  state.beats = state.meter * Math.max(1, Number(score.measures) || 1);
+  const playback = showAnimation(player, arrays, footprints);
+  const staff = new StaffView(ui.staff, score, {
     onSeek: (beat) => seekBeat(playback, beat),
     canDrag: () => !playback.playing,
   });
-  player.aim("follow", skeleton, state.hips);
+  state.staff = staff;
+  player.aim("follow", /** @type {SkeletonView} */ (state.skeleton), state.hips);
   ui.controls.hidden = false;
   if (ui.measures) termRows(ui.measures, measureRows(footprints, score));
   showFrame(playback);
-  const steps = footprints ? ` · ${stepCount(footprints)} steps` : " · no footprints";
-  ui.status.textContent = `${score.tempo_bpm} bpm, ${barsText(score.measures, state.meter)} · ${describe(arrays)}${steps}`;
+  ui.status.textContent = summary(score, arrays, footprints);
+  if (ui.editor) {
+    startEditor({
+      panel: ui.editor,
+      keys: player.root,
+      staff,
+      score,
+      currentBeat: () => currentBeat(playback),
+      onAnimation: (preview) => {
+        state.spb = secondsPerBeat(preview.animation, score);
+        showAnimation(player, preview.viewer, preview.animation);
+        showFrame(playback);
+        if (ui.measures) termRows(ui.measures, measureRows(preview.animation, score));
+        ui.status.textContent = `Edited: ${summary(score, preview.viewer, preview.animation)}`;
+      },
+    });
+  }
   player.root.dataset.ready = "true";
+}
+
+/**
+ * "120 bpm, 5 bars of 2 beats · … · 8 steps"
+ * @param {Score} score
+ * @param {import("./viewer/arrays.js").ViewerArrays} arrays
+ * @param {Footprints | null} footprints
+ */
+function summary(score, arrays, footprints) {
+  const steps = footprints ? ` · ${stepCount(footprints)} steps` : " · no footprints";
+  return `${score.tempo_bpm} bpm, ${barsText(score.measures, state.meter)} · ${describe(arrays)}${steps}`;
 }
 
 /**

@@ -9,6 +9,7 @@ owners set the review rule (the finer cases: ``test_reviews_permissions.py``).
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -245,6 +246,28 @@ ENDPOINTS = [
         upload_name="score.json",
     ),
     Endpoint("scores list", "get", "/api/v1/projects/{project}/scores/", READ),
+    Endpoint(
+        "score from template",
+        "post",
+        "/api/v1/projects/{project}/scores/from-template/",
+        EDIT,
+        {"template": "walk"},
+    ),
+    Endpoint(
+        "score preview",
+        "post",
+        "/api/v1/scores/{score}/preview/",
+        cells(200, 200, 403, 403, 404),
+        {"score": json.loads(SCORE.read_text())},
+    ),
+    Endpoint("score versions", "get", "/api/v1/scores/{score}/versions/", READ),
+    Endpoint(
+        "score version save",
+        "post",
+        "/api/v1/scores/{score}/versions/",
+        EDIT,
+        {"score": json.loads(SCORE.read_text())},
+    ),
     Endpoint("score detail", "get", "/api/v1/scores/{score}/", READ),
     *(
         Endpoint(

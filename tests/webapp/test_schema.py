@@ -87,6 +87,10 @@ OPERATIONS = {
     ("POST", "/api/v1/projects/{project_id}/scores/"),
     ("GET", "/api/v1/scores/{score_id}/"),
     ("GET", "/api/v1/scores/{score_id}/download/{kind}/"),
+    ("POST", "/api/v1/scores/{score_id}/preview/"),
+    ("GET", "/api/v1/scores/{score_id}/versions/"),
+    ("POST", "/api/v1/scores/{score_id}/versions/"),
+    ("POST", "/api/v1/projects/{project_id}/scores/from-template/"),
     ("GET", "/api/v1/projects/{project_id}/proposals/"),
     ("POST", "/api/v1/projects/{project_id}/proposals/"),
     ("GET", "/api/v1/proposals/{proposal_id}/"),
@@ -112,6 +116,7 @@ CREATING = {(method, path) for method, path in OPERATIONS if method == "POST"} -
     ("POST", "/api/v1/auth/token/"),
     ("POST", "/api/v1/auth/token/rotate/"),
     ("POST", "/api/v1/auth/logout-everywhere/"),
+    ("POST", "/api/v1/scores/{score_id}/preview/"),  # animates an edit; stores nothing
 }
 
 

@@ -23,6 +23,7 @@ APPS = (
     "webapp.pfnn.api",
     "webapp.motornerve.api",
     "webapp.laban.api",
+    "webapp.laban.editing_api",
     "webapp.reviews.api",
     "webapp.webhooks.api",
 )

@@ -28,6 +28,7 @@ from webapp.clips.selectors import (
 from webapp.core.auth import request_user
 from webapp.core.pages import CAMERA_PRESETS, page
 from webapp.core.parameters import choices
+from webapp.laban.editing import TEMPLATES as SCORE_TEMPLATES
 from webapp.laban.selectors import score_list
 from webapp.projects.models import ROLE_RANK, Role
 from webapp.projects.permissions import require_role, role_of
@@ -84,6 +85,7 @@ def project_detail(request: HttpRequest, project_id: int) -> HttpResponse:
         "transitions": transition_list(user=user, project_id=project_id),
         "sequences": sequence_list(user=user, project_id=project_id),
         "scores": score_list(user=user, project_id=project_id),
+        "score_templates": SCORE_TEMPLATES,
     }
     return render(request, "pages/project.html", context)
 

@@ -11,6 +11,9 @@
 * ``GET  scores/{id}/``  the score, its measures and download URLs
 * ``GET  scores/{id}/download/{name}/``  ``score.json``, ``animation.json`` (viewer
   arrays), ``footprints.json``, ``animation.bvh``
+
+The editor's endpoints (preview, versions, templates) are in
+:mod:`webapp.laban.editing_api`.
 """
 
 from __future__ import annotations
@@ -60,8 +63,8 @@ class ScoreSerializer(serializers.ModelSerializer[Score]):
 
     class Meta:
         model = Score
-        fields = ["id", "project", "clip", "run", "name", "title", "measures", "downloads"]
-        fields += ["import_notes"]
+        fields = ["id", "project", "clip", "run", "name", "title", "version", "origin"]
+        fields += ["measures", "downloads", "import_notes"]
         fields += ["created_by", "created_at"]
         read_only_fields = fields
 

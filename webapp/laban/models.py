@@ -7,6 +7,10 @@ keeps the normalised score and, once animated, the footprints and measures
 (``animation``); the animation's BVH and viewer arrays are artifacts of that run.
 Scores animated before animation became a run keep their viewer file (``viewer``) and a
 clip whose original is the animation's BVH.
+
+A score edited in the browser and saved is a new row, ``version`` n + 1 of the first
+(``origin``; null on a first version), with a clip and a run of its own: the older
+versions stay as they were, listed and playable.
 """
 
 from __future__ import annotations
@@ -39,6 +43,10 @@ class Score(models.Model):
     score = models.JSONField()  # the normalised kinetograph-score/1 object
     animation = models.JSONField()  # footprints, centre path and measures (synthesize.as_dict)
     viewer = models.FileField(upload_to=animation_path, max_length=300, blank=True)  # earlier rows
+    version = models.PositiveIntegerField(default=1)
+    origin = models.ForeignKey(  # the first version; null on it
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="later_versions"
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -47,7 +55,8 @@ class Score(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         constraints = [
-            models.UniqueConstraint(fields=["project", "sha256"], name="one_score_per_bytes")
+            models.UniqueConstraint(fields=["project", "sha256"], name="one_score_per_bytes"),
+            models.UniqueConstraint(fields=["origin", "version"], name="one_score_per_version"),
         ]
 
     def __str__(self) -> str:

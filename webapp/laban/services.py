@@ -91,7 +91,13 @@ def _read(data: bytes, stem: str) -> ParsedScore:
         ) from error
     except MotionCoreError as error:
         raise ServiceError(f"The score could not be read: {error}", code="invalid_score") from error
-    seconds = loaded.beats * loaded.seconds_per_beat
+    score_duration_check(loaded)
+    return loaded
+
+
+def score_duration_check(score: ParsedScore) -> None:
+    """Refuse a score longer than ``SCORE_MAX_DURATION_S`` (413 ``limit_exceeded``)."""
+    seconds = score.beats * score.seconds_per_beat
     if seconds > settings.SCORE_MAX_DURATION_S:
         raise TooLarge(
             f"The score lasts {seconds:.0f} s; at most {settings.SCORE_MAX_DURATION_S} s are "
@@ -104,7 +110,6 @@ def _read(data: bytes, stem: str) -> ParsedScore:
                 "setting": "KINETOGRAPH_SCORE_MAX_DURATION_S",
             },
         )
-    return loaded
 
 
 def score_animation_record_result(*, run: Run, result: dict[str, Any]) -> None:

@@ -6,5 +6,10 @@ from webapp.laban import views
 
 urlpatterns = [
     path("projects/<int:project_id>/scores/new/", views.score_new, name="score-new"),
+    path(
+        "projects/<int:project_id>/scores/from-template/",
+        views.score_from_template,
+        name="score-from-template",
+    ),
     path("scores/<int:score_id>/", views.score_detail, name="score"),
 ]

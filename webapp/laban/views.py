@@ -1,5 +1,6 @@
-"""Score pages: upload a score from the project page (a form), and the score page (the
-animation, the staff with its cursor, footprints, measures, downloads)."""
+"""Score pages: upload a score or start one from a template on the project page (forms),
+and the score page (the animation, the staff with its cursor and, for editors, the
+editor; footprints, measures, versions, downloads)."""
 
 from __future__ import annotations
 
@@ -15,10 +16,11 @@ from webapp.core.auth import request_user
 from webapp.core.errors import ServiceError
 from webapp.core.limits import request_limit
 from webapp.core.pages import CAMERA_PRESETS, error_page, page
+from webapp.laban.editing import score_template_create, score_versions
 from webapp.laban.selectors import score_animated, score_get
 from webapp.laban.services import score_bytes_check, score_upload_create
-from webapp.projects.models import Role
-from webapp.projects.permissions import require_role
+from webapp.projects.models import ROLE_RANK, Role
+from webapp.projects.permissions import require_role, role_of
 from webapp.projects.selectors import project_get
 
 
@@ -54,6 +56,21 @@ def score_new(request: HttpRequest, project_id: int) -> HttpResponse:
     return redirect("score", score_id=score.pk)
 
 
+@require_POST
+@page
+def score_from_template(request: HttpRequest, project_id: int) -> HttpResponse:
+    """A new score from the template named in the form (``template``), then its page."""
+    user = request_user(request)
+    project = project_get(user=user, project_id=project_id)
+    try:
+        score = score_template_create(
+            project=project, user=user, template=request.POST.get("template", "")
+        )
+    except ServiceError as error:
+        return error_page(request, error.message, error.status)
+    return redirect("score", score_id=score.pk)
+
+
 @require_GET
 @page
 def score_detail(request: HttpRequest, score_id: int) -> HttpResponse:
@@ -63,6 +80,8 @@ def score_detail(request: HttpRequest, score_id: int) -> HttpResponse:
         return reverse("api:score-download", args=[score.pk, name])
 
     animated = score_animated(score)
+    user = request_user(request)
+    versions = list(score_versions(score).select_related("created_by"))
 
     context = {
         "score_obj": score,
@@ -87,5 +106,11 @@ def score_detail(request: HttpRequest, score_id: int) -> HttpResponse:
         "import_notes": score.animation.get("labanwriter"),
         "animated": animated,
         "run": score.clip.runs.order_by("-created_at", "-id").first(),
+        "versions": versions,
+        "next_version": max(v.version for v in versions) + 1,
+        "can_edit": ROLE_RANK.get(role_of(project=score.project, user=user) or Role.VIEWER, 0)
+        >= ROLE_RANK[Role.EDITOR],
+        "preview_url": reverse("api:score-preview", args=[score.pk]),
+        "versions_url": reverse("api:score-versions", args=[score.pk]),
     }
     return render(request, "pages/score.html", context)

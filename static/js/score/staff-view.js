@@ -7,9 +7,15 @@
 // The container (#staff) is the scrolling box; it carries data-symbols (the symbols
 // drawn) and data-beat (the cursor's beat), and is a vertical slider for assistive
 // technology (the player's keys move it: ↑/↓ a beat, PageUp/PageDown a bar).
+//
+// For the editor (staff-editor.js): each symbol's <g> carries data-index (its index in
+// the score's list), `setScore` redraws another score, `mark` shows the selected symbol
+// and the problems named on symbols, and `onSymbolDown` takes a pointer pressed on a
+// symbol (instead of a seek).
 
 import {
-  COLUMN_LABELS, barLines, beatPosition, beatTicks, beatToY, followScroll, staffLayout, yToBeat,
+  COLUMN_LABELS, barLines, beatPosition, beatTicks, beatToY, columnAt, followScroll, staffLayout,
+  yToBeat,
 } from "./layout.js";
 import { num } from "./glyphs.js";
 import { HATCH_ID, drawSymbol, el, points } from "./staff-glyphs.js";
@@ -19,7 +25,8 @@ import { HATCH_ID, drawSymbol, el, points } from "./staff-glyphs.js";
 /** @typedef {import("./layout.js").StaffLayout} StaffLayout */
 
 /**
- * Symbols in reading order: by beat, then column (the server's order, kept stable).
+ * Symbols in reading order: by beat, then column (the server's order, kept stable), each
+ * with its index in the list.
  * @param {ScoreSymbol[]} symbols
  */
 function ordered(symbols) {
@@ -31,15 +38,20 @@ export class StaffView {
   /**
    * @param {HTMLElement} container the scrolling box (#staff)
    * @param {Score} score
-   * @param {{onSeek?: (beat: number) => void, canDrag?: () => boolean}} [options]
+   * @param {{onSeek?: (beat: number) => void, canDrag?: () => boolean,
+   *   onSymbolDown?: (event: PointerEvent, index: number) => boolean}} [options]
+   *   onSymbolDown: a pointer pressed on symbol `index`; true when it took the press
    */
-  constructor(container, score, { onSeek = () => {}, canDrag = () => true } = {}) {
+  constructor(container, score, { onSeek = () => {}, canDrag = () => true, onSymbolDown } = {}) {
     this.container = container;
     this.score = score;
-    this.meter = Math.max(1, Number(score.meter) || 1);
-    this.beats = this.meter * Math.max(1, Number(score.measures) || 1);
-    this.symbols = ordered(score.symbols ?? []);
+    this.meter = 1;
+    this.beats = 1;
+    /** @type {(ScoreSymbol & {index: number})[]} */
+    this.symbols = [];
+    this.take(score);
     this.onSeek = onSeek;
+    this.onSymbolDown = onSymbolDown ?? (() => false);
     this.canDrag = canDrag;
     this.beat = 0;
     this.dragging = false;
@@ -50,14 +62,69 @@ export class StaffView {
     this.layout = null;
     /** @type {SVGGElement | null} */
     this.cursor = null;
-    /** @type {{g: SVGGElement, symbol: ScoreSymbol, current: boolean}[]} the symbols drawn */
+    /** @type {{g: SVGGElement, symbol: ScoreSymbol & {index: number}, current: boolean}[]} the symbols drawn */
     this.elements = [];
     this.width = 0;
+    /** @type {number | null} the selected symbol's index */
+    this.selected = null;
+    /** @type {Map<number, string[]>} problems by symbol index */
+    this.problems = new Map();
     container.setAttribute("role", "slider");
     container.setAttribute("aria-orientation", "vertical");
     container.setAttribute("aria-valuemin", "0");
-    container.setAttribute("aria-valuemax", num(this.beats));
     this.render();
+  }
+
+  /** @param {Score} score */
+  take(score) {
+    this.score = score;
+    this.meter = Math.max(1, Number(score.meter) || 1);
+    this.beats = this.meter * Math.max(1, Number(score.measures) || 1);
+    this.symbols = ordered(score.symbols ?? []);
+    this.container.setAttribute("aria-valuemax", num(this.beats));
+  }
+
+  /**
+   * Draw `score` instead (an edit).
+   * @param {Score} score
+   */
+  setScore(score) {
+    this.take(score);
+    this.render(true);
+  }
+
+  /**
+   * Show symbol `selected` (an index, or null) as selected and the problems named on
+   * symbols (index → sentences) on theirs.
+   * @param {number | null} selected
+   * @param {Map<number, string[]>} problems
+   */
+  mark(selected, problems) {
+    this.selected = selected;
+    this.problems = problems;
+    for (const { g, symbol: { index } } of this.elements) {
+      g.classList.toggle("is-selected", index === selected);
+      const found = problems.get(index);
+      g.classList.toggle("is-invalid", Boolean(found));
+      if (found) g.dataset.problem = found.join(" · ");
+      else delete g.dataset.problem;
+      const title = g.querySelector("title");
+      if (!title) continue;
+      title.dataset.meaning ??= title.textContent ?? "";
+      title.textContent = [title.dataset.meaning, ...(found ?? []).map((p) => `⚠ ${p}`)].join("\n");
+    }
+  }
+
+  /**
+   * The column under a pointer event, or null.
+   * @param {PointerEvent} event
+   */
+  columnAt(event) {
+    const { svg, layout } = this;
+    if (!svg || !layout) return null;
+    const rect = svg.getBoundingClientRect();
+    const scale = rect.width > 0 ? layout.width / rect.width : 1;
+    return columnAt(layout, (event.clientX - rect.left) * scale);
   }
 
   /**
@@ -85,6 +152,7 @@ export class StaffView {
     for (const symbol of this.symbols) {
       const g = drawSymbol(symbol, layout);
       if (!g) continue;
+      g.dataset.index = String(symbol.index);
       symbols.append(g);
       this.elements.push({ g, symbol, current: false });
     }
@@ -94,6 +162,7 @@ export class StaffView {
     this.container.append(svg);
     this.container.dataset.symbols = String(this.elements.length);
     this.bindPointer(svg);
+    this.mark(this.selected, this.problems);
     this.setBeat(this.beat, { follow: true });
   }
 
@@ -190,7 +259,10 @@ export class StaffView {
   /** @param {SVGSVGElement} svg */
   bindPointer(svg) {
     svg.addEventListener("pointerdown", (event) => {
-      if (event.button !== 0 || !this.canDrag()) return;
+      if (event.button !== 0) return;
+      const hit = event.target instanceof Element ? event.target.closest("[data-index]") : null;
+      if (hit instanceof SVGGElement && this.onSymbolDown(event, Number(hit.dataset.index))) return;
+      if (!this.canDrag()) return;
       event.preventDefault();
       this.dragging = true;
       this.container.dataset.dragging = "true";

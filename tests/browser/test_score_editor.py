@@ -1,0 +1,157 @@
+"""The score editor in headless Chromium: drag a support symbol a beat later and the
+player gets an animation whose footprint moved; undo brings it back; a symbol moved
+onto another is marked with the server's problem; an arm gesture added from the
+palette moves the arm; saving makes version 2 (version 1 stays listed).
+
+The animations compared are the preview answers the page received and played (the
+``data-previews`` count says the player took each one).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from support.browser import PASSWORD, SAMPLE_DIR, log_in, screenshot
+from webapp.projects.models import Membership, Project, Role
+from webapp.runs import services, tasks
+
+SCORE_FILE = SAMPLE_DIR / "scores" / "walk_forward.json"  # 8 steps, 120 bpm, 5 bars of 2
+SECONDS_PER_BEAT = 0.5
+WAIT_MS = 60_000
+PLAYER = "#score-player"
+EDITOR = "[data-editor]"
+
+
+@pytest.fixture
+def score(transactional_db: None, settings: Any, tmp_path: Path, monkeypatch: Any) -> Any:
+    from support.web import animated_score
+
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    monkeypatch.setattr(services, "heartbeat_interval_s", lambda: 3600.0)
+    monkeypatch.setattr(tasks.run_pipeline, "delay", lambda run_id: None)
+    owner = get_user_model().objects.create_user(username="notator", password=PASSWORD)
+    project = Project.objects.create(name="Scores")
+    Membership.objects.create(project=project, user=owner, role=Role.OWNER)
+    return animated_score(
+        project=project, user=owner, name=SCORE_FILE.name, data=SCORE_FILE.read_bytes()
+    )
+
+
+def _symbol(page: Any, index: int) -> Any:
+    return page.locator(f"#staff .staff__symbol[data-index='{index}']")
+
+
+def _bar_y(page: Any, beat: int) -> float:
+    box = page.locator(f"#staff .staff__bar[data-beat='{beat}'] .staff__bar-in").first
+    found = box.bounding_box()
+    assert found is not None, beat
+    return float(found["y"] + found["height"] / 2)
+
+
+def _previewed(page: Any, count: int, action: Any) -> dict[str, Any]:
+    """Do ``action``; the preview the page received for it, once the player shows it."""
+    with page.expect_response(lambda r: r.url.endswith("/preview/"), timeout=WAIT_MS) as answer:
+        action()
+    page.wait_for_selector(f"{EDITOR}[data-previews='{count}']", timeout=WAIT_MS)
+    body: dict[str, Any] = json.loads(answer.value.text())
+    return body
+
+
+def _last_left_print_s(preview: dict[str, Any]) -> float:
+    prints = [p for p in preview["animation"]["footprints"] if p["side"] == "left"]
+    return float(prints[-1]["start_s"])
+
+
+def _joint_at(preview: dict[str, Any], words: tuple[str, ...], frame: int) -> list[float]:
+    viewer = preview["viewer"]
+    names = [n.lower() for n in viewer["names"]]
+    joint = next(i for i, n in enumerate(names) if all(w in n for w in words))
+    start = (frame * viewer["joints"] + joint) * 3
+    return [float(v) for v in viewer["positions"][start : start + 3]]
+
+
+def test_edit_a_score_see_it_animate_undo_and_save_version_2(
+    live_server: Any, score: Any, browser: Any
+) -> None:
+    base = live_server.url
+    errors: list[str] = []
+    page = browser.new_page(viewport={"width": 1280, "height": 1300})
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    log_in(page, base, "notator")
+    page.goto(f"{base}/scores/{score.pk}/")
+    page.wait_for_selector(f"{EDITOR}[data-state=ready]", timeout=WAIT_MS)
+    left_7 = _symbol(page, 7)  # the last step: left, beat 7
+    assert left_7.get_attribute("data-column") == "support_left"
+    assert left_7.get_attribute("data-beat") == "7"
+
+    # Drag it one beat later (up the staff): the left foot's last print comes later.
+    box = left_7.bounding_box()
+    beat_px = (_bar_y(page, 6) - _bar_y(page, 8)) / 2
+
+    def drag() -> None:
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.mouse.move(x, y - beat_px / 2, steps=3)
+        page.mouse.move(x, y - beat_px, steps=3)
+        page.mouse.up()
+
+    moved = _previewed(page, 1, drag)
+    assert _symbol(page, 7).get_attribute("data-beat") == "8"
+    assert _last_left_print_s(moved) >= 8 * SECONDS_PER_BEAT
+    assert page.locator(f"{PLAYER} [data-viewer-status]").inner_text().startswith("Edited: ")
+    screenshot(page, "score-editor")
+
+    # Undo (Ctrl+Z): the symbol and the print are back.
+    page.locator(PLAYER).focus()
+    undone = _previewed(page, 2, lambda: page.keyboard.press("Control+z"))
+    assert _symbol(page, 7).get_attribute("data-beat") == "7"
+    original = score.animation["footprints"]
+    assert _last_left_print_s(undone) == pytest.approx(
+        [p for p in original if p["side"] == "left"][-1]["start_s"]
+    )
+
+    # A step moved onto another: the server's problem is drawn on the symbol it names.
+    _symbol(page, 6).click()  # right, beat 6
+    page.locator(PLAYER).focus()
+    page.keyboard.press("[")
+    page.keyboard.press("[")  # beat 4, where the right foot's step 4 already is
+    page.wait_for_selector(f"{EDITOR}[data-state=invalid]", timeout=WAIT_MS)
+    assert "is-invalid" in (_symbol(page, 6).get_attribute("class") or "")
+    problems = page.locator("[data-editor-problems] li").all_inner_texts()
+    assert problems and problems[0].startswith("symbol 6 "), problems
+    page.keyboard.press("Control+z")
+    _previewed(page, 3, lambda: page.keyboard.press("Control+z"))
+    assert "is-invalid" not in (_symbol(page, 6).get_attribute("class") or "")
+
+    # An arm gesture from the palette at beat 2: the right hand rises by beat 3.
+    page.keyboard.press("Escape")
+    page.select_option(f"{EDITOR} [name=sign]", "direction:forward")
+    page.select_option(f"{EDITOR} [name=column]", "arm_right")
+    page.select_option(f"{EDITOR} [name=level]", "high")
+    page.locator(PLAYER).focus()
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")  # the cursor on beat 2
+    with_arm = _previewed(page, 4, lambda: page.click(f"{EDITOR} [data-edit=add]"))
+    assert page.locator("#staff").get_attribute("data-symbols") == "9"
+    frame = round(3 * SECONDS_PER_BEAT * 60)
+    before = _joint_at(undone, ("right", "hand"), frame)
+    after = _joint_at(with_arm, ("right", "hand"), frame)
+    assert after[1] - before[1] > 0.5, (before, after)  # metres higher: the arm is up
+
+    # Save: version 2 opens; version 1 is listed beside it.
+    page.click(f"{EDITOR} [data-save]")
+    page.wait_for_url(lambda url: f"/scores/{score.pk}/" not in url, timeout=WAIT_MS)
+    current = page.locator("[data-versions] [aria-current=page]")
+    assert current.get_attribute("data-version") == "2"
+    assert page.locator(f"[data-versions] a[href='/scores/{score.pk}/']").count() == 1
+    listed = page.request.get(f"{base}/api/v1/scores/{score.pk}/versions/").json()
+    assert [v["version"] for v in listed] == [1, 2]
+    saved = page.request.get(f"{base}/api/v1/scores/{listed[1]['id']}/download/score.json/")
+    assert len(json.loads(saved.text())["symbols"]) == 9
+    assert not errors, errors
