@@ -10,8 +10,9 @@
 * :mod:`motioncore.laban.footprints`, :mod:`motioncore.laban.body_path`,
   :mod:`motioncore.laban.com_path`,
   :mod:`motioncore.laban.foot_keys` (ground keys; with
-  :mod:`motioncore.laban.flight_keys`, :mod:`motioncore.laban.foot_geometry` and
-  :mod:`motioncore.laban.pchip`), :mod:`motioncore.laban.gestures` and
+  :mod:`motioncore.laban.flight_keys`, :mod:`motioncore.laban.free_leg`,
+  :mod:`motioncore.laban.foot_geometry` and :mod:`motioncore.laban.pchip`),
+  :mod:`motioncore.laban.gestures` and
   :mod:`motioncore.laban.synthesize`: supports to footprints, the optimised
   centre-of-mass path, foot keys, gestures, and the animation.
 """

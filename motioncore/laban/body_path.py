@@ -12,7 +12,7 @@ from scipy.interpolate import PchipInterpolator
 from scipy.ndimage import maximum_filter1d
 
 from motioncore.laban import com_path, foot_keys
-from motioncore.laban.footprints import pivot_settle_s
+from motioncore.laban.footprints import weight_shift_s
 from motioncore.laban.prints import Footprint, Footprints
 from motioncore.laban.score import SUPPORTS, Score
 from motioncore.skeleton import canonical
@@ -156,7 +156,7 @@ def _still_spans(score: Score) -> list[tuple[float, float]]:
         if (s.column in SUPPORTS and s.kind == "hold") or (s.column == "body" and s.kind == "turn"):
             spans.append((s.beat * spb, s.end * spb))
         elif s.column in SUPPORTS and s.kind == "turn":
-            spans.append((s.beat * spb + pivot_settle_s(s, spb), s.end * spb))
+            spans.append((s.beat * spb + weight_shift_s(s, spb), s.end * spb))
     return spans
 
 

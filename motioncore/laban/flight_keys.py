@@ -30,19 +30,17 @@ ankle is then kept at least as high as the pitched sole needs to clear the floor
   :data:`PREP_SHARE` of the air time) before landing, where the landing is relative
   to the hip (under or ahead of it) and :data:`PREP_LIFT_LEGS` leg lengths above the
   landing pose, already pitched for it;
+* a *released* foot (freed by a support of the other foot alone) hovers
+  (:func:`~motioncore.laban.free_leg.hover_keys`): its hover keys replace the midway
+  or crossing keys of a walking step and the kick of a run or jump (the landing
+  preparation stays);
 * a foot that lifts and never lands again goes to hang under its hip joint,
-  :data:`SWING_LIFT_LEGS` leg lengths up, over :data:`HANG_S`.
+  :data:`SWING_LIFT_LEGS` leg lengths up, over :data:`HANG_S` (a released one to its
+  first hover key).
 
-**Leg gestures** (§7.5): a direction symbol in ``leg_left``/``leg_right`` moves that
-foot, while it is in the air, to hip joint + :data:`GESTURE_REACH` × leg ×
-:func:`~motioncore.laban.gestures.direction_vector` (body frame, turned with the
-facing) on an arc about the hip (:func:`~motioncore.laban.gestures.arc`, the knee
-drawn in by :data:`GESTURE_TUCK_LEGS` leg lengths halfway, :data:`ARC_KEYS` keys, the
-sole pitched :data:`GESTURE_PITCH_DEG`), arriving when the symbol ends; it holds there
-until :data:`GESTURE_RETURN_S` s before the next landing (to the end when there is
-none). The first gesture of a flight starts from the lift-off. The ankle stays at
-least its flat height (phase ``GESTURE``). Parts of a gesture while the foot is on the
-ground, or within the return time, are ignored, and so are gestures without duration.
+**Leg gestures** (§7.5) take the place of all of these in the flights they fall in
+(:func:`~motioncore.laban.free_leg.gesture_keys`); there the ankle stays at least its
+flat height (phase ``GESTURE``).
 """
 
 from __future__ import annotations
@@ -53,7 +51,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from motioncore.laban import gestures, pchip
+from motioncore.laban import pchip
 from motioncore.laban.foot_geometry import (
     AIR,
     EPS_S,
@@ -68,6 +66,16 @@ from motioncore.laban.foot_geometry import (
     clearing_height,
     forward_vector,
     left_vector,
+)
+from motioncore.laban.free_leg import (
+    GESTURE_RETURN_S,
+    HOVER_APPROACH_S,
+    HOVER_RISE_S,
+    Gesture,
+    Key,
+    gesture_keys,
+    hover_keys,
+    leg_gestures,
 )
 from motioncore.laban.prints import Footprints
 from motioncore.laban.score import Score
@@ -87,12 +95,6 @@ PREP_S, PREP_SHARE = 0.1, 0.2
 PREP_LIFT_LEGS = 0.05
 HANG_S = 0.4
 
-GESTURE_REACH = 0.98
-GESTURE_TUCK_LEGS = 0.1
-GESTURE_RETURN_S = 0.25
-GESTURE_PITCH_DEG = -30.0
-ARC_KEYS = 8
-
 
 @dataclass(frozen=True)
 class End:
@@ -111,26 +113,22 @@ class End:
 
 
 @dataclass(frozen=True)
-class _Key:
-    """A flight key: time (s), hip-local ankle ``[3]`` (m) and pitch (rad)."""
-
-    time_s: float
-    local: FloatArray
-    pitch: float
-
-
-@dataclass(frozen=True)
 class Flights:
     """What one foot's flights depend on besides its own prints: the other foot's
     contacts, this leg's gestures ``(start_s, end_s, body-frame direction [3])``, every
-    print's ``(start_s, end_s)`` ``[P, 2]``, which of them are this foot's, and the
-    side's sign (+1 left, -1 right)."""
+    print's ``(start_s, end_s)`` ``[P, 2]``, which of them are this foot's, the side's
+    sign (+1 left, -1 right) and the times (s) this foot was released ``[R]``."""
 
     standing: Contacts
-    gestures: tuple[tuple[float, float, FloatArray], ...]
+    gestures: tuple[Gesture, ...]
     print_times: FloatArray
     own: NDArray[np.bool_]
     sign: float
+    released: FloatArray
+
+    def released_at(self, lift_s: float) -> bool:
+        """Whether the lift-off at ``lift_s`` (s) released the foot (it hovers)."""
+        return bool(np.any(np.abs(self.released - lift_s) < 1e-6))
 
     def air_before(self, landing_s: float) -> float:
         """How long (s) no foot was on the ground before a landing at ``landing_s``."""
@@ -145,16 +143,9 @@ class Flights:
         times = np.array([(p.start_s, p.end_s) for p in prints.prints], dtype=np.float64)
         own = np.array([p.side == side for p in prints.prints], dtype=bool)
         sign = 1.0 if side == "left" else -1.0
-        return cls(standing, _leg_gestures(score, side), times.reshape(-1, 2), own, sign)
-
-
-def _leg_gestures(score: Score, side: str) -> tuple[tuple[float, float, FloatArray], ...]:
-    spb = score.seconds_per_beat
-    return tuple(
-        (s.beat * spb, s.end * spb, gestures.direction_vector(str(s.direction), str(s.level)))
-        for s in score.column(f"leg_{side}")
-        if s.kind == "direction"
-    )
+        released = np.array([p.end_s for p in prints.of(side) if p.released], dtype=np.float64)
+        gestures = leg_gestures(score, side)
+        return cls(standing, gestures, times.reshape(-1, 2), own, sign, released)
 
 
 def flight(
@@ -220,32 +211,51 @@ def flight_ends(
 
 def _last_flight(
     lift: End, flights: Flights, body: Body, g: FootGeometry
-) -> tuple[End, list[_Key], tuple[float, float] | None]:
+) -> tuple[End, list[Key], tuple[float, float] | None]:
     """A foot that lifts and never lands again: it goes to hang :data:`SWING_LIFT_LEGS`
-    leg lengths up under its hip joint over :data:`HANG_S`, or holds its gestures to
-    the end (a landing that never comes, :data:`GESTURE_RETURN_S` after the last frame)."""
-    if any(end > lift.time_s for _, end, _ in flights.gestures):
+    leg lengths up under its hip joint over :data:`HANG_S` (released, to its first
+    hover key), or holds its gestures to the end (a landing that never comes,
+    :data:`GESTURE_RETURN_S` after the last frame)."""
+    gesturing = any(end > lift.time_s for _, end, _ in flights.gestures)
+    hovers = not gesturing and flights.released_at(lift.time_s)
+    at = lift.time_s + (HOVER_RISE_S if hovers else HANG_S)
+    if gesturing:
         at = float(body.times[-1]) + GESTURE_RETURN_S
-    else:
-        at = lift.time_s + HANG_S
-    under = body.hip_at(np.array([at]))
-    under[:, 1] = g.ankle_height_m + SWING_LIFT_LEGS * g.leg_m
-    facing = body.facing_at(np.array([at]))
-    land = flight_ends(np.array([at]), under, facing, np.zeros(1), body, on_floor=False)[0]
-    found = _gesture_keys(lift, land, flights, body, g)
+    under, facing = body.hip_at(np.array([at])), body.facing_at(np.array([at]))
+    under[:, 1], pitch = g.ankle_height_m + SWING_LIFT_LEGS * g.leg_m, np.zeros(1)
+    if hovers:  # the first hover key, from hip-local to the world
+        span = HOVER_RISE_S + HOVER_APPROACH_S
+        key = hover_keys(lift.time_s, lift.time_s + span, flights.sign, body, g)[0]
+        x, y, z = key.local
+        under = body.hip_at(np.array([at])) + x * left_vector(facing) + y * UP
+        under, pitch = under + z * forward_vector(facing), np.full(1, key.pitch)
+    land = flight_ends(np.array([at]), under, facing, pitch, body, on_floor=False)[0]
+    found = _gestures(lift, land, flights, g, [])
     return (land, *found) if found is not None else (land, [], None)
 
 
 def _keys(
     kind: str, lift: End, land: End, flights: Flights, body: Body, g: FootGeometry
-) -> tuple[list[_Key], tuple[float, float] | None]:
+) -> tuple[list[Key], tuple[float, float] | None]:
     """The interior keys of a flight and the span (s) of its gestures, if any."""
-    found = _gesture_keys(lift, land, flights, body, g)
+    hover: list[Key] = []
+    if flights.released_at(lift.time_s):
+        hover = hover_keys(lift.time_s, land.time_s, flights.sign, body, g)
+    found = _gestures(lift, land, flights, g, hover)
     if found is not None:
         return found[0], found[1]
     if kind in FLIGHT_KINDS:
-        return _run_keys(lift, land, flights.air_before(land.time_s), body, g), None
-    return _walk_keys(lift, land, flights.standing, body, g), None
+        run = _run_keys(lift, land, flights.air_before(land.time_s), body, g)
+        return (hover + run[1:] if hover else run), None  # the hover replaces the kick
+    return (hover or _walk_keys(lift, land, flights.standing, body, g)), None
+
+
+def _gestures(
+    lift: End, land: End, flights: Flights, g: FootGeometry, hover: list[Key]
+) -> tuple[list[Key], tuple[float, float]] | None:
+    """:func:`~motioncore.laban.free_leg.gesture_keys` of this flight."""
+    start = Key(lift.time_s, lift.local, lift.pitch)
+    return gesture_keys(start, land.time_s, flights.gestures, flights.sign, g, hover)
 
 
 def _local_ends(lift: End, land: End) -> FloatArray:
@@ -253,7 +263,7 @@ def _local_ends(lift: End, land: End) -> FloatArray:
     return np.stack([lift.local, land.local])
 
 
-def _walk_keys(lift: End, land: End, standing: Contacts, body: Body, g: FootGeometry) -> list[_Key]:
+def _walk_keys(lift: End, land: End, standing: Contacts, body: Body, g: FootGeometry) -> list[Key]:
     """One lifted key midway, or the keys round a standing foot in the way."""
     rise, ha = SWING_LIFT_LEGS * g.leg_m, g.ankle_height_m
     p0, p1 = lift.ankle[[0, 2]], land.ankle[[0, 2]]
@@ -268,11 +278,11 @@ def _walk_keys(lift: End, land: End, standing: Contacts, body: Body, g: FootGeom
         share = along[:-1] / along[-1]
         at = lift.time_s + share * (land.time_s - lift.time_s)
         world = np.stack([way[:, 0], ha + rise * np.sin(np.pi * share), way[:, 1]], -1)
-        return [_Key(float(s), p, 0.0) for s, p in zip(at, body.local(world, at), strict=True)]
+        return [Key(float(s), p, 0.0) for s, p in zip(at, body.local(world, at), strict=True)]
     middle = 0.5 * (lift.time_s + land.time_s)
     local = _local_ends(lift, land).mean(axis=0)
     local[1] = ha + rise - body.hip_at(np.array([middle]))[0, 1]
-    return [_Key(middle, local, 0.0)]
+    return [Key(middle, local, 0.0)]
 
 
 def _detour(
@@ -301,7 +311,7 @@ def _detour(
     return np.asarray(stand + DETOUR_SCALE * clearance * offsets)
 
 
-def _run_keys(lift: End, land: End, air_s: float, body: Body, g: FootGeometry) -> list[_Key]:
+def _run_keys(lift: End, land: End, air_s: float, body: Body, g: FootGeometry) -> list[Key]:
     """The kick behind the hip (higher for a longer flight) and the landing preparation."""
     leg, span = g.leg_m, land.time_s - lift.time_s
     kick_t = lift.time_s + KICK_AT * span
@@ -314,50 +324,15 @@ def _run_keys(lift: End, land: End, air_s: float, body: Body, g: FootGeometry) -
     prep = ends[1].copy()  # where the landing is relative to the hip, a little higher
     prep[1] = land.ankle[1] + PREP_LIFT_LEGS * leg - body.hip_at(np.array([prep_t]))[0, 1]
     return [
-        _Key(kick_t, kick, math.radians(KICK_PITCH_DEG)),
-        _Key(prep_t, prep, land.pitch),
+        Key(kick_t, kick, math.radians(KICK_PITCH_DEG)),
+        Key(prep_t, prep, land.pitch),
     ]
-
-
-def _gesture_keys(
-    lift: End, land: End, flights: Flights, body: Body, g: FootGeometry
-) -> tuple[list[_Key], tuple[float, float]] | None:
-    """Arc, hold and return keys of the leg gestures inside a flight, and their span."""
-    until = land.time_s - GESTURE_RETURN_S
-    parts = [
-        (max(s0, lift.time_s), min(s1, until), target)
-        for s0, s1, target in flights.gestures
-        if min(s1, until) > max(s0, lift.time_s) + 1e-3
-    ]
-    if not parts:
-        return None
-    parts[0] = (lift.time_s, parts[0][1], parts[0][2])  # it rises into the first one
-    reach, tuck = GESTURE_REACH * g.leg_m, GESTURE_TUCK_LEGS * g.leg_m
-    outward = np.array([flights.sign, 0.0, 0.0])
-    last = _local_ends(lift, land)[0]
-    last_t, last_pitch = lift.time_s, lift.pitch
-    keys: list[_Key] = []
-    for s0, s1, target in parts:
-        if s0 > last_t + 1e-6:
-            keys.append(_Key(s0, last, last_pitch))
-        origin, r0 = last / np.linalg.norm(last), float(np.linalg.norm(last))
-        for j in range(1, ARC_KEYS + 1):
-            f = j / ARC_KEYS
-            w = f * f * (3.0 - 2.0 * f)
-            radius = r0 + (reach - r0) * w - tuck * math.sin(math.pi * w)
-            pitch = last_pitch + (math.radians(GESTURE_PITCH_DEG) - last_pitch) * w
-            direction = gestures.arc(origin, target, w, outward)
-            keys.append(_Key(s0 + f * (s1 - s0), radius * direction, pitch))
-        last_t, last, last_pitch = s1, keys[-1].local, keys[-1].pitch
-    if until > last_t + 1e-6:
-        keys.append(_Key(until, last, last_pitch))
-    return keys, (lift.time_s, keys[-1].time_s)
 
 
 def _interpolate(
     lift: End,
     land: End,
-    keys: list[_Key],
+    keys: list[Key],
     span: tuple[float, float] | None,
     frames: NDArray[np.intp],
     body: Body,

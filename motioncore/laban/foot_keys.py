@@ -9,10 +9,11 @@ up) and *hip-local* coordinates (x left, y up, z forward about one hip joint) as
 
 **Ground keys** (§7.3), in world space: see :mod:`motioncore.laban.ground_keys`.
 
-**Flight keys** (§7.4) and **leg gestures** (§7.5), between the contacts: see
-:mod:`motioncore.laban.flight_keys`. The phase codes, :class:`FootGeometry` and the
-constants named above are importable from here, and so are those flight constants that
-the tests use.
+**Flight keys** (§7.4), between the contacts: see :mod:`motioncore.laban.flight_keys`;
+the hover of a released foot and the **leg gestures** (§7.5) in them:
+:mod:`motioncore.laban.free_leg`. The phase codes, :class:`FootGeometry` and the
+constants named above are importable from here, and so are those flight and gesture
+constants that the tests use.
 """
 
 from __future__ import annotations
@@ -25,8 +26,6 @@ import numpy as np
 from motioncore.laban.flight_keys import (
     FLIGHT_KINDS,
     FOOT_CLEARANCE_LEGS,
-    GESTURE_REACH,
-    GESTURE_RETURN_S,
     SWING_LIFT_LEGS,
     Flights,
     flight,
@@ -49,6 +48,7 @@ from motioncore.laban.foot_geometry import (
     PhaseArray,
     foot_points,
 )
+from motioncore.laban.free_leg import GESTURE_REACH, GESTURE_RETURN_S
 from motioncore.laban.ground_keys import (
     BALL_LANDING_PITCH_DEG,
     CONTACT_S,
@@ -68,7 +68,7 @@ from motioncore.laban.ground_keys import (
 from motioncore.laban.prints import Footprints
 from motioncore.laban.score import Score
 
-__all__ = [  # and the constants of flight_keys, foot_geometry named above or in the tests
+__all__ = [  # and the constants of flight_keys, free_leg, foot_geometry named above or in tests
     "AIR",
     "BALL",
     "BALL_LANDING_PITCH_DEG",

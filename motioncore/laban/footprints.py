@@ -10,9 +10,16 @@ A support for a foot that already carries weight there (on the ground within
 not contact (§2: the level says bent, straight or on the toes; only a gap in both
 supports is time in the air): the foot stays down and a ``level`` print follows its
 print without a gap, so two feet in place at low, middle, high are a plié and a
-relevé, not flights, and a plié before a jump is no extra hop.
-The body's centre is then midway between the feet (a hop, from one foot to the same
-foot, lands a step from where that foot took off, the centre above it).
+relevé, not flights, and a plié before a jump is no extra hop. When such a support is
+the only one (none in the other column starts with it or still runs), it takes the
+whole weight: the body's centre moves over that foot within :func:`weight_shift_s`
+of the symbol's start, and the other foot then leaves the ground, *released*
+(:attr:`~motioncore.laban.prints.Footprint.released`: it hovers until it is written
+down again, :mod:`motioncore.laban.free_leg`; unless a gesture of that leg starts
+before the symbol ends: the gesture lifts it, as below); so a hop, written as one
+support before a gap, takes off from that foot alone.
+After a step the body's centre is midway between the feet (a hop, from one foot to
+the same foot, lands a step from where that foot took off, the centre above it).
 A ``turn`` in a support (or the body) column pivots on the supporting foot: the facing
 changes by exactly ``amount`` × 360° and the feet on the ground turn on their balls
 (:data:`BALL_FORWARD_LEGS` ahead of the ankle), so a print's position and heading are
@@ -22,11 +29,12 @@ before it starts, once the pivoting foot is down and the other has stood
 :data:`WEIGHT_SHIFT_S` since its own step landed (else it leaves as the pivot starts:
 a step written just before the pivot is performed, not cancelled; it is free until its
 next support, §7.6) and the centre moves over the ball it turns on within
-:func:`pivot_settle_s`, then stays there (a fixed point of the centre path). A ``hold`` keeps the
-weight where it is. A ``path`` sign turns the facing progressively over its span (a
-curved path), so the steps inside it bend. A gap in both supports is a flight phase:
-the step after it is a hop (same foot), a leap or run (the other foot), or a jump
-(both feet land at once), and covers more ground with the time in the air.
+:func:`weight_shift_s`, then stays there (a fixed point of the centre path). A
+``hold`` keeps the weight where it is. A ``path`` sign turns the facing progressively
+over its span (a curved path), so the steps inside it bend. A gap in both supports is
+a flight phase: the step after it is a hop (same foot), a leap or run (the other
+foot), or a jump (both feet land at once), and covers more ground with the time in
+the air.
 A leg gesture (a direction symbol in ``leg_left``/``leg_right``) while both feet are
 down lifts that foot: the body's centre first moves over the other foot
 (:data:`WEIGHT_SHIFT_S`), and the foot comes down again with its side's next support.
@@ -38,7 +46,7 @@ Units: metres on the ground (x, z), the character starts at the origin facing +Z
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -72,28 +80,11 @@ HIP_WIDTH_LEGS = 0.21
 """Distance between the feet's lines, in leg lengths (0.18 m for the canonical legs)."""
 
 
-def pivot_settle_s(turn: Symbol, seconds_per_beat: float) -> float:
-    """How long (s) after a pivot starts the body's centre arrives over the pivoting
-    ball: :data:`WEIGHT_SHIFT_S`, at most half the turn."""
-    return min(WEIGHT_SHIFT_S, turn.duration * seconds_per_beat / 2.0)
-
-
-def _lift(
-    prints: list[Footprint],
-    open_print: dict[str, Footprint],
-    airborne: set[str],
-    side: str,
-    time_s: float,
-) -> None:
-    """The foot on ``side`` leaves the ground at ``time_s`` (its print is closed);
-    nothing if it is already in the air."""
-    if side in airborne:
-        return
-    p = open_print[side]
-    prints.append(
-        Footprint(side, p.start_s, time_s, p.position, p.heading, p.level, p.kind, p.step_m)
-    )
-    airborne.add(side)
+def weight_shift_s(symbol: Symbol, seconds_per_beat: float) -> float:
+    """How long (s) after a pivot, or a support in place on one foot, starts the body's
+    centre arrives over that foot (the pivot's ball): :data:`WEIGHT_SHIFT_S`, at most
+    half the symbol."""
+    return min(WEIGHT_SHIFT_S, symbol.duration * seconds_per_beat / 2.0)
 
 
 def footprints(score: Score, leg_length_m: float = 0.84) -> Footprints:
@@ -156,6 +147,7 @@ class _Walk:
     flight_key: float = -1.0
     flight_air: float = 0.0
     takeoff: list[str] = field(default_factory=list)
+    gestures: list[Symbol] = field(default_factory=list)
 
     @classmethod
     def start(cls, score: Score, leg_length_m: float, events: list[Symbol]) -> _Walk:
@@ -180,6 +172,7 @@ class _Walk:
             score.seconds_per_beat, leg_length_m, half, sizes, paths, starts, centre, open_print
         )
         walk.centres.append(centre.copy())
+        walk.gestures = [s for s in events if s.column in LEG_GESTURES]
         return walk
 
     def mark(self, time_s: float) -> None:
@@ -194,9 +187,13 @@ class _Walk:
         self.heading -= path_turn(self.paths, self.last_beat, max(self.last_beat, symbol.end))
         self.last_beat = max(self.last_beat, symbol.end)
 
-    def lift(self, side: str, time_s: float) -> None:
-        """The foot on ``side`` leaves the ground at ``time_s`` (see :func:`_lift`)."""
-        _lift(self.prints, self.open_print, self.airborne, side, time_s)
+    def lift(self, side: str, time_s: float, released: bool = False) -> None:
+        """The foot on ``side`` leaves the ground at ``time_s`` (its print is closed,
+        ``released`` or not); nothing if it is already in the air."""
+        if side in self.airborne:
+            return
+        self.prints.append(replace(self.open_print[side], end_s=time_s, released=released))
+        self.airborne.add(side)
 
     def turn(self, symbol: Symbol) -> None:
         """A turn sign: the facing changes by its amount, the grounded feet turn on their
@@ -215,16 +212,8 @@ class _Walk:
             if s in grounded:  # it turns on its ball
                 pivot = position + rotate((0.0, ball), p.heading)
                 position = pivot - rotate((0.0, ball), self.heading)
-            self.open_print[s] = Footprint(
-                s,
-                p.start_s,
-                p.end_s,
-                (float(position[0]), float(position[1])),
-                self.heading,
-                p.level,
-                p.kind,
-                p.step_m,
-            )
+            xz = (float(position[0]), float(position[1]))
+            self.open_print[s] = replace(p, position=xz, heading=self.heading)
         if len(grounded) == 2:  # the body stays between the feet it turns on
             self.centre = np.mean([self.open_print[s].position for s in grounded], axis=0)
         if symbol.column in SUPPORTS:  # a pivot keeps the weight on the foot
@@ -242,7 +231,7 @@ class _Walk:
         release = max(standing.start_s, landed, starts - WEIGHT_SHIFT_S)
         self.lift(free, min(release, starts))
         self.centre = np.array(standing.position) + rotate((0.0, ball), standing.heading)
-        settle = pivot_settle_s(symbol, self.spb)  # then over the ball it turns on
+        settle = weight_shift_s(symbol, self.spb)  # then over the ball it turns on
         self.times.append(symbol.beat * self.spb + settle)
         self.centres.append(self.centre.copy())
         self.facings.append(heading_before + turn * settle / (symbol.duration * self.spb))
@@ -265,6 +254,7 @@ class _Walk:
         length, landed = self._landing(symbol, side, air, form)
         if air <= 1e-9 and self._carries_weight(side, landed):
             self._change_level(symbol, side)
+            self._release(symbol, side)
             return
         other = "left" if side == "right" else "right"
         self.centre = (landed + np.array(self.open_print[other].position)) / 2.0
@@ -327,6 +317,30 @@ class _Walk:
         self.last_support_end = max(self.last_support_end, symbol.end)
         self.support_ends.append((side, symbol.end))
 
+    def _release(self, symbol: Symbol, side: str) -> None:
+        """A support in place on the ``side`` foot alone (no other support starts with it
+        or still runs) takes the whole weight: the centre moves over that foot within
+        :func:`weight_shift_s`, then the other foot is released. When the other leg's
+        gesture starts before the symbol ends, that gesture lifts it instead
+        (:meth:`leg_gesture`: the weight shift ends as the gesture starts)."""
+        other = "left" if side == "right" else "right"
+        running = any(s == other and end > symbol.beat + 1e-6 for s, end in self.support_ends)
+        gesture = any(
+            g.column == f"leg_{other}" and symbol.beat <= g.beat <= symbol.end + 1e-6
+            for g in self.gestures
+        )
+        one = self.starts.get(round(symbol.beat, 6), 1) == 1
+        if not one or other in self.airborne or running or gesture:
+            return
+        self._shift_onto(side, symbol.beat * self.spb + weight_shift_s(symbol, self.spb), True)
+
+    def _shift_onto(self, side: str, time_s: float, released: bool = False) -> None:
+        """The body's centre is over the ``side`` foot at ``time_s``, when the other foot
+        leaves the ground (``released`` or not)."""
+        self.centre = np.array(self.open_print[side].position)
+        self.mark(time_s)
+        self.lift("left" if side == "right" else "right", time_s, released)
+
     def _landing(
         self, symbol: Symbol, side: str, air: float, form: str | None = None
     ) -> tuple[float, np.ndarray]:
@@ -362,9 +376,7 @@ class _Walk:
             return
         shift_s = min(WEIGHT_SHIFT_S, symbol.beat * self.spb)
         self.times[-1] = symbol.beat * self.spb - shift_s
-        self.centre = np.array(self.open_print[other].position)
-        self.mark(symbol.beat * self.spb)
-        self.lift(side, symbol.beat * self.spb)
+        self._shift_onto(other, symbol.beat * self.spb)
 
     def finish(self, end_s: float) -> Footprints:
         """Every foot lifts at the score's end; the prints and the centre's keys in order."""

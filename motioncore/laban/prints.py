@@ -17,7 +17,10 @@ class Footprint:
     there (``start``, ``step``, ``close``, ``level`` (a change of level in place), or
     after a flight ``hop``, ``leap``, ``jump``,
     ``assemble``, ``sissonne``); ``step_m`` is the length
-    of the step that put it there (metres, 0 for the starting stance)."""
+    of the step that put it there (metres, 0 for the starting stance); ``released``:
+    the foot lifted at ``end_s`` because a support of the other foot alone took the
+    weight (not to step, jump, pivot or gesture), so it hovers until it is written down
+    again."""
 
     side: str
     start_s: float
@@ -27,6 +30,7 @@ class Footprint:
     level: str
     kind: str
     step_m: float = 0.0
+    released: bool = False
 
 
 @dataclass(frozen=True)

@@ -130,6 +130,19 @@ def test_the_five_basic_jump_forms_land_as_written() -> None:
     assert jump[0].start_s == jump[1].start_s and jump[0].step_m > 1.0  # flights carry
 
 
+def test_a_support_in_place_on_one_foot_alone_releases_the_other() -> None:
+    # jump_forms: the hop's support, place on the right foot alone (beat 0, 1 beat)
+    start = {p.side: p for p in _prints("jump_forms").prints if p.kind == "start"}
+    assert start["left"].released and start["left"].end_s == pytest.approx(fp.WEIGHT_SHIFT_S)
+    assert not start["right"].released  # the right foot takes off for the hop itself
+    # Both feet in place together change level: nothing is released.
+    assert not any(p.released for p in _prints("in_place_levels").prints)
+    # A gesture of the other leg right after the support lifts that foot instead, as the
+    # gesture starts (beat 1 of leg_gestures, 100 bpm).
+    left = _prints("leg_gestures").of("left")[0]
+    assert not left.released and left.end_s == pytest.approx(0.6)
+
+
 def test_a_step_size_sign_modifies_the_nearest_step_of_its_column() -> None:
     data = json.loads((SCORES / "walk_forward.json").read_text())
     first = data["symbols"][0]  # the first step
