@@ -37,6 +37,18 @@ Definitions (fixed, absolute, deliberately simple):
   foot is its share of grounded frames; **stance/swing** is grounded over not
   grounded frames (both feet pooled); **cadence** is grounded onsets (runs of at
   least :data:`MIN_RUN_S`) per minute, both feet.
+* **contact skid** (:mod:`motioncore.measures.skid`): what foot slide cannot see, a
+  foot skidding fast as it lands or dragging as it lifts off. Each sole point (heel,
+  ball, tip) touches the floor while it is within :data:`CONTACT_BAND_M` (1 cm) of
+  it, by height alone, each point on its own; its path is the straight line between
+  frames, so a contact starts and ends where that line crosses the band (a one-frame
+  touch at speed still travels). The **skid** of a contact is the largest horizontal
+  distance of that path from where it entered the band, metres: the net travel, which
+  ±1 mm of jitter does not add up. Reported per contact (foot, point, frames, skid,
+  peak horizontal speed), the worst per foot and overall. A foot turning on its ball
+  sweeps its heel and tip: a contact that another point of the same foot outlasts,
+  in contact and still (within 3 mm) all through it, is a turn about that point and
+  is listed, not counted as skid.
 * **joint speed**: the angle between a joint's local rotations in successive frames
   times the frame rate, degrees/second; the **maximum joint speed** is the largest
   over every joint that is not an end site and every frame.
@@ -64,9 +76,10 @@ Conventions: ``F`` frames, metres, seconds, Y up, world frame.
 The measures of a join (the hips' velocity jump either side of it, the excess
 acceleration and joint speed a blend adds) are defined in :mod:`motioncore.measures.joins`.
 
-The definitions live in three modules of one namespace, :mod:`motioncore.measures.feet`,
-:mod:`motioncore.measures.motion` and :mod:`motioncore.measures.joins`; callers use
-``measures.measure``, ``measures.rotation_kl``, ``measures.measure_join`` and so on.
+The definitions live in four modules of one namespace, :mod:`motioncore.measures.feet`,
+:mod:`motioncore.measures.skid`, :mod:`motioncore.measures.motion` and
+:mod:`motioncore.measures.joins`; callers use ``measures.measure``,
+``measures.contact_skid``, ``measures.rotation_kl``, ``measures.measure_join`` and so on.
 """
 
 from motioncore.measures.feet import (
@@ -107,8 +120,10 @@ from motioncore.measures.motion import (
     rotation_kl,
     rotation_kl_per_joint,
 )
+from motioncore.measures.skid import CONTACT_BAND_M, Contact, Skid, contact_skid, point_skids
 
 __all__ = [
+    "CONTACT_BAND_M",
     "DRIFT_WINDOW_S",
     "FLOOR_PERCENTILE",
     "GROUNDED_BAND_M",
@@ -124,10 +139,13 @@ __all__ = [
     "SPEED_SPAN_S",
     "STANDING_PERCENTILE",
     "TOUCH_BAND_M",
+    "Contact",
     "FootMeasures",
     "JoinMeasures",
     "Measures",
+    "Skid",
     "cadence",
+    "contact_skid",
     "estimate_floor",
     "foot_slide",
     "grounded",
@@ -137,6 +155,7 @@ __all__ = [
     "measure_join",
     "penetration",
     "planted",
+    "point_skids",
     "pose_drift_m",
     "reaction_frames",
     "rotation_angles_deg",
