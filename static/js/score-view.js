@@ -237,12 +237,14 @@ function play(player, score, arrays, footprints) {
       staff,
       score,
       currentBeat: () => currentBeat(playback),
-      onAnimation: (preview) => {
-        state.spb = secondsPerBeat(preview.animation, score);
+      onAnimation: (preview, edited) => {
+        state.spb = secondsPerBeat(preview.animation, edited);
+        state.meter = Math.max(1, Number(edited.meter) || 1);
+        state.beats = state.meter * Math.max(1, Number(edited.measures) || 1);
         showAnimation(player, preview.viewer, preview.animation);
         showFrame(playback);
-        if (ui.measures) termRows(ui.measures, measureRows(preview.animation, score));
-        ui.status.textContent = `Edited: ${summary(score, preview.viewer, preview.animation)}`;
+        if (ui.measures) termRows(ui.measures, measureRows(preview.animation, edited));
+        ui.status.textContent = `Edited: ${summary(edited, preview.viewer, preview.animation)}`;
       },
     });
   }

@@ -1,7 +1,8 @@
 """The score editor in headless Chromium: drag a support symbol a beat later and the
 player gets an animation whose footprint moved; undo brings it back; a symbol moved
 onto another is marked with the server's problem; an arm gesture added from the
-palette moves the arm; saving makes version 2 (version 1 stays listed).
+palette moves the arm; one bar more lengthens the staff and the animation; saving makes
+version 2 (version 1 stays listed).
 
 The animations compared are the preview answers the page received and played (the
 ``data-previews`` count says the player took each one).
@@ -144,6 +145,15 @@ def test_edit_a_score_see_it_animate_undo_and_save_version_2(
     after = _joint_at(with_arm, ("right", "hand"), frame)
     assert after[1] - before[1] > 0.5, (before, after)  # metres higher: the arm is up
 
+    # One bar more (the header): the staff and the animation are a bar longer.
+    def one_bar_more() -> None:
+        page.fill(f"{EDITOR} [name=measures]", "6")
+        page.keyboard.press("Tab")  # the field's change
+
+    longer = _previewed(page, 5, one_bar_more)
+    assert longer["viewer"]["frames"] == with_arm["viewer"]["frames"] + 2 * SECONDS_PER_BEAT * 60
+    assert page.locator("#staff .staff__bar[data-bar='6']").count() == 1
+
     # Save: version 2 opens; version 1 is listed beside it.
     page.click(f"{EDITOR} [data-save]")
     page.wait_for_url(lambda url: f"/scores/{score.pk}/" not in url, timeout=WAIT_MS)
@@ -153,5 +163,6 @@ def test_edit_a_score_see_it_animate_undo_and_save_version_2(
     listed = page.request.get(f"{base}/api/v1/scores/{score.pk}/versions/").json()
     assert [v["version"] for v in listed] == [1, 2]
     saved = page.request.get(f"{base}/api/v1/scores/{listed[1]['id']}/download/score.json/")
-    assert len(json.loads(saved.text())["symbols"]) == 9
+    saved_score = json.loads(saved.text())
+    assert (len(saved_score["symbols"]), saved_score["measures"]) == (9, 6)
     assert not errors, errors

@@ -42,7 +42,8 @@ function download(text, name) {
 /**
  * Start editing `score` on `staff`; `onAnimation` shows each change's animation.
  * @param {{panel: HTMLElement, keys: HTMLElement, staff: StaffView, score: Score,
- *   currentBeat: () => number, onAnimation: (preview: Preview) => void}} options
+ *   currentBeat: () => number, onAnimation: (preview: Preview, score: Score) => void}} options
+ *   onAnimation: an edit's animation and the edited score it was made from
  */
 export function startEditor({ panel, keys, staff, score, currentBeat, onAnimation }) {
   const status = part(panel, "[data-editor-status]");
@@ -54,8 +55,8 @@ export function startEditor({ panel, keys, staff, score, currentBeat, onAnimatio
     status.textContent = text;
   };
   const preview = new LivePreview(panel.dataset.previewUrl ?? "", {
-    onAnimation: (made) => {
-      onAnimation(made);
+    onAnimation: (made, score) => {
+      onAnimation(made, score);
       previews += 1;
       panel.dataset.previews = String(previews);
       panel.dataset.previewMs = String(made.synthesis_ms);

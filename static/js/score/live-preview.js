@@ -18,7 +18,7 @@ export const DEBOUNCE_MS = 250;
 export class LivePreview {
   /**
    * @param {string} url the preview endpoint
-   * @param {{onAnimation: (preview: Preview, revision: number) => void,
+   * @param {{onAnimation: (preview: Preview, score: Score) => void,
    *   onProblems: (problems: string[]) => void, onState: (state: string, text: string) => void}} handlers
    */
   constructor(url, { onAnimation, onProblems, onState }) {
@@ -58,7 +58,7 @@ export class LivePreview {
       const preview = /** @type {Preview} */ (await sendJson(this.url, { body, signal: controller.signal }));
       if (revision !== this.latest) return;
       this.handlers.onProblems([]);
-      this.handlers.onAnimation(preview, revision);
+      this.handlers.onAnimation(preview, body.score);
     } catch (error) {
       if (controller.signal.aborted || revision !== this.latest) return;
       const answer = /** @type {{body?: {error?: {details?: {problems?: string[]}}}}} */ (error).body;

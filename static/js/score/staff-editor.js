@@ -2,7 +2,7 @@
 // The score editor on the staff: select a symbol (click), move it (drag; to another
 // column too, where its kind may stand) or stretch it (drag its top edge), delete it,
 // add symbols from the palette at the cursor's beat, change the selected one from the
-// palette, undo and redo; beats snap to the grid chosen. The model is edits.js; the
+// palette, undo and redo; beats snap to the grid chosen; the bars, beats a bar and tempo. The model is edits.js; the
 // staff (staff-view.js) draws it, with the selected symbol and the problems the server
 // found on the symbols they name. Every change calls `onEdit` (the page re-animates).
 //
@@ -73,7 +73,9 @@ export class StaffEditor {
       snap: /** @type {HTMLSelectElement} */ (field(root, "[name=snap]")),
       list: /** @type {HTMLElement} */ (root.querySelector("[data-editor-problems]")),
       selection: /** @type {HTMLElement} */ (root.querySelector("[data-editor-selection]")),
+      header: /** @type {HTMLInputElement[]} */ (["measures", "meter", "tempo_bpm"].map((name) => field(root, `[name=${name}]`))),
     };
+    for (const input of this.ui.header) input.addEventListener("change", () => this.headerChanged(input));
     fill(this.ui.sign, SIGNS.map((s) => [s.key, s.label]));
     fill(this.ui.level, LEVELS.map((l) => [l, l]));
     this.ui.level.value = "middle";
@@ -147,6 +149,23 @@ export class StaffEditor {
   }
 
   // --- the changes ---------------------------------------------------------------------
+
+  /**
+   * A header field changed (bars, beats a bar, tempo): a change of the score when it
+   * is a number in the field's range; else the field shows the score's value again.
+   * @param {HTMLInputElement} input
+   */
+  headerChanged(input) {
+    const value = Number(input.value);
+    const name = /** @type {"measures" | "meter" | "tempo_bpm"} */ (input.name);
+    const whole = name !== "tempo_bpm" ? Number.isInteger(value) : true;
+    if (!Number.isFinite(value) || !whole || value < Number(input.min) || value > Number(input.max)) {
+      input.value = String(this.edits.score[name]);
+      return;
+    }
+    this.edits.setHeader({ [name]: value });
+    this.changed();
+  }
 
   addAtCursor() {
     const beat = snapBeat(this.currentBeat(), this.snap);
@@ -236,6 +255,10 @@ export class StaffEditor {
 
   refresh() {
     this.staff.mark(this.selected, this.problems);
+    for (const input of this.ui.header) {
+      const value = String(this.edits.score[/** @type {"measures" | "meter" | "tempo_bpm"} */ (input.name)]);
+      if (input.value !== value && document.activeElement !== input) input.value = value;
+    }
     const symbol = this.selected == null ? null : this.edits.symbols[this.selected];
     this.root.dataset.selected = symbol ? String(this.selected) : "";
     this.root.dataset.revision = String(this.edits.revision);
