@@ -147,6 +147,12 @@ def test_a_saved_edit_is_version_2_animated_by_its_own_run_and_version_1_stays(
     assert third.json()["version"] == 3 and third.json()["origin"] == walk.pk
     listed = client.get(f"/api/v1/scores/{walk.pk}/versions/").json()
     assert [v["version"] for v in listed] == [1, 2, 3]
+    # the first version unchanged: refused, naming it
+    unchanged = client.post(
+        f"/api/v1/scores/{v2.pk}/versions/", {"score": walk.score}, format="json"
+    )
+    assert unchanged.status_code == 409
+    assert unchanged.json()["error"]["details"]["score"] == walk.pk
     # the same score again: refused, naming the score it already is
     again = client.post(
         f"/api/v1/scores/{walk.pk}/versions/", {"score": _edited(walk, _later)}, format="json"

@@ -11,8 +11,9 @@ like an upload). Nothing the preview makes is stored.
 
 A version is a new :class:`~webapp.laban.models.Score` (its own clip, run, animation
 and downloads), numbered after the newest of its family (``origin`` and its later
-versions). Saving a score that is already in the project (the same bytes) is refused
-(409 ``unchanged``, naming that score).
+versions). Saving a score that is already there (the same bytes in the project, or
+the same score as a version of the family) is refused (409 ``unchanged``, naming that
+score).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from django.db import transaction
 from django.db.models import Max, Q, QuerySet
 
 from motioncore import export
+from motioncore.errors import MotionCoreError
 from motioncore.laban import score as score_format
 from motioncore.laban.score import Score as ParsedScore
 from motioncore.laban.score import ScoreError
@@ -97,7 +99,12 @@ def score_preview(*, score: Score, user: User, data: Any) -> Preview:
             },
         )
     started = time.perf_counter()
-    made = synthesize(parsed)
+    try:
+        made = synthesize(parsed)
+    except MotionCoreError as error:
+        raise ServiceError(
+            f"The score could not be animated: {error}", code="not_animated"
+        ) from error
     elapsed_ms = (time.perf_counter() - started) * 1000.0
     return Preview(
         viewer=export.viewer_arrays(made.clip, decimals=PREVIEW_DECIMALS),
@@ -119,7 +126,10 @@ def score_version_create(*, score: Score, user: User, data: Any) -> Score:
     origin = score.origin or score
     with transaction.atomic():
         Score.objects.select_for_update().filter(pk=origin.pk).first()  # one number at a time
-        same = Score.objects.filter(project=project, sha256=sha256).first()
+        content = parsed.as_dict()
+        same = Score.objects.filter(project=project, sha256=sha256).first() or next(
+            (v for v in score_versions(origin) if v.score == content), None
+        )
         if same is not None:
             raise Conflict(
                 f"This score is already in the project: version {same.version} of "
@@ -142,7 +152,7 @@ def score_version_create(*, score: Score, user: User, data: Any) -> Score:
             name=clip.name,
             title=parsed.title or origin.title,
             sha256=sha256,
-            score=parsed.as_dict(),
+            score=content,
             animation={},
             version=version,
             origin=origin,

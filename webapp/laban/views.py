@@ -80,7 +80,7 @@ def score_detail(request: HttpRequest, score_id: int) -> HttpResponse:
         return reverse("api:score-download", args=[score.pk, name])
 
     animated = score_animated(score)
-    user = request_user(request)
+    role = role_of(project=score.project, user=request_user(request))
     versions = list(score_versions(score).select_related("created_by"))
 
     context = {
@@ -108,8 +108,7 @@ def score_detail(request: HttpRequest, score_id: int) -> HttpResponse:
         "run": score.clip.runs.order_by("-created_at", "-id").first(),
         "versions": versions,
         "next_version": max(v.version for v in versions) + 1,
-        "can_edit": ROLE_RANK.get(role_of(project=score.project, user=user) or Role.VIEWER, 0)
-        >= ROLE_RANK[Role.EDITOR],
+        "can_edit": role is not None and ROLE_RANK[role] >= ROLE_RANK[Role.EDITOR],
         "preview_url": reverse("api:score-preview", args=[score.pk]),
         "versions_url": reverse("api:score-versions", args=[score.pk]),
     }

@@ -218,6 +218,7 @@ export class StaffEditor {
 
   /** Redraw the staff and the editor's state; the page re-animates. */
   changed() {
+    this.problems = new Map(); // they name symbols by index: the next animation says again
     this.staff.setScore(this.edits.score);
     this.refresh();
     this.onEdit();
