@@ -52,6 +52,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from motioncore.laban import pchip
+from motioncore.laban.floor_keys import clear_height, peel_keys, touch_keys, travel_heading
 from motioncore.laban.foot_geometry import (
     AIR,
     EPS_S,
@@ -339,33 +340,61 @@ def _interpolate(
     g: FootGeometry,
 ) -> tuple[FloatArray, FloatArray, FloatArray, PhaseArray]:
     """Ankle ``[n, 3]``, heading, pitch and phase ``[n]`` at flight ``frames``: a cubic
-    through the hip-local keys with PCHIP's slopes inside and, at lift-off and
-    landing, the velocity that keeps the foot still in the world; the ankle kept high
-    enough for the sole."""
-    t, facing = body.times[frames], body.facing[frames]
-    ends = _local_ends(lift, land)
-    knots = [(lift.time_s, ends[0], lift.pitch)]
-    for k in keys:
-        if knots[-1][0] + 1e-6 < k.time_s < land.time_s - 1e-6:
-            knots.append((k.time_s, k.local, k.pitch))
-    knots.append((land.time_s, ends[1], land.pitch))
+    through the hip-local keys with PCHIP's slopes inside; at lift-off, landing and the
+    peel and touch keys (:mod:`motioncore.laban.floor_keys`) the velocity that keeps
+    the foot still in the world; the ankle kept high enough for the sole, and between
+    the clear keys for its clearance. The heading turns between the clear keys."""
+    t = body.times[frames]
+    fixed, travel = _floor_ends(lift, land, body, g)
+    inside = [k for k in keys if travel[0] + 1e-6 < k.time_s < travel[1] - 1e-6]
+    before = [e for e in fixed if e.time_s <= travel[0] + 1e-6]
+    after = [e for e in fixed if e.time_s >= travel[1] - 1e-6]
+    knots = [(e.time_s, e.local, e.pitch) for e in before]
+    knots += [(k.time_s, k.local, k.pitch) for k in inside]
+    knots += [(e.time_s, e.local, e.pitch) for e in after]
     at = np.array([k[0] for k in knots])
     values = np.array([[*local, pitch] for _, local, pitch in knots])
     slopes = pchip.slopes(at, values)
-    slopes[0, :3] = lift.still
-    if land.on_floor:
-        slopes[-1, :3] = land.still
+    for i, e in enumerate(before):
+        slopes[i, :3] = e.still
+        slopes[i, 3] = slopes[i, 3] if i == 0 else 0.0
+    for i, e in enumerate(after, start=len(knots) - len(after)):
+        if e.on_floor:
+            slopes[i, :3] = e.still
+            slopes[i, 3] = slopes[i, 3] if i == len(knots) - 1 else 0.0
     y = pchip.hermite(at, values, slopes, np.clip(t, lift.time_s, land.time_s))  # then held
+    facing = body.facing[frames]
     ankle = body.hip[frames] + (
         y[:, :1] * left_vector(facing) + y[:, 1:2] * UP + y[:, 2:3] * forward_vector(facing)
     )
-    before = lift.heading - lift.facing
-    turn = (land.heading - land.facing - before + math.pi) % (2.0 * math.pi) - math.pi
-    u = np.clip((t - lift.time_s) / (land.time_s - lift.time_s), 0.0, 1.0)
-    heading = facing + before + turn * u * u * (3.0 - 2.0 * u)
+    heading = travel_heading(lift.heading, land.heading, travel, t, body)
     gesture = np.zeros(len(t), bool) if span is None else (t >= span[0]) & (t <= span[1])
     floor = clearing_height(y[:, 3], g)
+    moving = (t > travel[0]) & (t < travel[1])
+    floor = np.where(moving, np.maximum(floor, clear_height(y[:, 3], g)), floor)
     ankle[:, 1] = np.maximum(
         ankle[:, 1], np.where(gesture, np.maximum(floor, g.ankle_height_m), floor)
     )
     return ankle, heading, y[:, 3], np.where(gesture, GESTURE, AIR).astype(np.int8)
+
+
+def _floor_ends(
+    lift: End, land: End, body: Body, g: FootGeometry
+) -> tuple[list[End], tuple[float, float]]:
+    """The lift-off, its peel keys, the touch keys and the landing (a landing off the
+    floor has none) as :class:`End` in time order, and the travel between the clear
+    keys ``(start_s, end_s)``."""
+    span_s = land.time_s - lift.time_s
+    peel = peel_keys(lift.time_s, lift.ankle, lift.heading, lift.pitch, span_s, body, g)
+    out, travel_end = [lift, *_ends_at(*peel, lift, body)], land.time_s
+    if land.on_floor:
+        touch = touch_keys(land.time_s, land.ankle, land.heading, land.pitch, span_s, body, g)
+        out, travel_end = out + _ends_at(*touch, land, body), float(touch[0][0])
+    return [*out, land], (out[len(peel[0])].time_s, travel_end)
+
+
+def _ends_at(
+    times: FloatArray, ankles: FloatArray, pitches: FloatArray, like: End, body: Body
+) -> list[End]:
+    """Floor keys at ``times`` ``[k]``, ankles ``[k, 3]``, ``pitches``; ``like``'s heading."""
+    return flight_ends(times, ankles, np.full(len(times), like.heading), pitches, body)

@@ -182,11 +182,11 @@ def synthesize(score: Score, progress: Progress = _quiet) -> Synthesis:
     offsets = {side: sign * 0.09 * k * left - 0.05 * k * up for side, sign in SIDES}
     geometry = foot_keys.FootGeometry.canonical(k)
     progress(*next(step))
-    for _ in range(REACH_PASSES):  # lower the hips where a planted foot is out of reach
+    for made in range(REACH_PASSES + 1):  # lower the hips where a foot is out of reach
         hip_joints = {side: hips + offsets[side] for side, _ in SIDES}
         tracks = foot_keys.foot_tracks(score, prints, times, hip_joints, facing, geometry)
         drop = body_path.reach_drop(hip_joints, tracks, MAX_REACH * geometry.leg_m)
-        if drop.max() < 1e-4:
+        if drop.max() < 1e-4 or made == REACH_PASSES:  # the keys are made for these hips
             break
         hips = hips - drop[:, None] * up
     points: dict[str, FloatArray] = {"hips": hips}
@@ -200,7 +200,7 @@ def synthesize(score: Score, progress: Progress = _quiet) -> Synthesis:
         points[f"{side}_toe"] = track.ball
         points[f"{side}_toe_end"] = track.toe_end
     lean = _counterweight(tracks, hip_joints)
-    points["spine"] = hips + 0.10 * k * up + 0.5 * lean
+    points["spine"] = hips + 0.10 * k * up  # the lean starts above: it would tilt the pelvis
     points["chest"] = hips + 0.30 * k * up + lean
     points["neck"] = points["chest"] + 0.22 * k * up
     points["head"] = points["neck"] + 0.10 * k * up

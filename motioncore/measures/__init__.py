@@ -46,9 +46,9 @@ Definitions (fixed, absolute, deliberately simple):
   distance of that path from where it entered the band, metres: the net travel, which
   ±1 mm of jitter does not add up. Reported per contact (foot, point, frames, skid,
   peak horizontal speed), the worst per foot and overall. A foot turning on its ball
-  sweeps its heel and tip: a contact that another point of the same foot outlasts,
-  in contact and still (within 3 mm) all through it, is a turn about that point and
-  is listed, not counted as skid.
+  sweeps its heel and tip: a contact that another point of the same foot spans (to
+  within a frame), in contact and still (within 5 mm) all through it, is a turn about
+  that point and is listed, not counted as skid.
 * **joint speed**: the angle between a joint's local rotations in successive frames
   times the frame rate, degrees/second; the **maximum joint speed** is the largest
   over every joint that is not an end site and every frame.

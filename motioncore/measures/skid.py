@@ -8,10 +8,10 @@ height alone, with no speed gate: a sole point (heel, ball, tip) is on the floor
 it is within :data:`CONTACT_BAND_M` of it, each point judged on its own (a rolling foot
 keeps its ball down while its heel lifts). A foot that turns on its ball sweeps its
 heel and tip over the floor (the tip of a half turn on the ball travels the 12 cm
-across its arc): a point's contact that another point of the same foot outlasts, in
-contact and still (within :data:`ANCHOR_STILL_M`) from before it touches until after
-it leaves, is the foot turning about that point, not skidding (``turned_about``); the
-worst skid leaves those out and lists them.
+across its arc): a point's contact that another point of the same foot spans, in
+contact and still (within :data:`ANCHOR_STILL_M`) from when it touches until it
+leaves (to within :data:`ANCHOR_EDGE_FRAMES`), is the foot turning about that point,
+not skidding (``turned_about``); the worst skid leaves those out and lists them.
 
 Conventions: ``F`` frames; metres, seconds, Y up, world frame.
 """
@@ -37,9 +37,14 @@ CONTACT_BAND_M = 0.01
 """A sole point within this of the floor (metres) touches it: the 1 cm a foot resting on
 the floor may stand off it on a rig whose sole points sit a little above the sole."""
 
-ANCHOR_STILL_M = 0.003
+ANCHOR_STILL_M = 0.005
 """The most a point may move (metres) and still be the axis a foot turns about: the
-2 mm that millimetre jitter reads, and a little more."""
+2 mm that millimetre jitter reads, and the few millimetres a ball moves as the foot
+rolls off it onto the toes."""
+ANCHOR_EDGE_FRAMES = 1
+"""Frames the axis's contact may start after, or end before, the turning point's: a
+contact's ends are found to a frame, and a foot peeling off its ball leaves the toe
+tip down a frame longer."""
 
 
 @dataclass(frozen=True)
@@ -167,8 +172,8 @@ def _turned(contact: Contact, foot: list[Contact]) -> Contact:
     for axis in foot:
         if (
             axis.point != contact.point
-            and axis.first_frame <= contact.first_frame
-            and axis.last_frame >= contact.last_frame
+            and axis.first_frame <= contact.first_frame + ANCHOR_EDGE_FRAMES
+            and axis.last_frame >= contact.last_frame - ANCHOR_EDGE_FRAMES
             and axis.skid_m <= ANCHOR_STILL_M < contact.skid_m
         ):
             return replace(contact, turned_about=axis.point)

@@ -243,10 +243,21 @@ def test_flights_rise_higher_with_more_air_time() -> None:
     def highest(driven: Driven) -> float:
         return max(float(t.ankle[t.phase == fk.AIR, 1].max()) for t in driven.tracks.values())
 
-    walk, run = highest(_load("walk_forward")), highest(_load("run"))
+    def mid_swing(driven: Driven) -> float:
+        """The highest ankle halfway through a flight (the walking swing's lifted key;
+        just after toe-off the ankle of a foot still pitched heel up may be higher, its
+        toe tip clear of the floor)."""
+        middles = []
+        for t in driven.tracks.values():
+            air = np.flatnonzero(t.phase == fk.AIR)
+            for run in np.split(air, np.flatnonzero(np.diff(air) > 1) + 1):
+                middles.append(float(t.ankle[run[len(run) // 2], 1]))
+        return max(middles)
+
+    walk, run = mid_swing(_load("walk_forward")), highest(_load("run"))
     swing = GEOMETRY.ankle_height_m + fk.SWING_LIFT_LEGS * LEG_M
     assert walk == pytest.approx(swing, abs=0.01)
-    assert run > walk + 0.2
+    assert run > highest(_load("walk_forward")) + 0.2
     # The run's kick: at its highest the foot is behind the hip (heel to the buttock).
     driven = _load("run")
     track, hip = driven.tracks["left"], driven.hips["left"]
