@@ -3,11 +3,11 @@ editor's preview), save it as the score's next version, and start a score from a
 template.
 
 The preview animates in the request, bounded by ``SCORE_PREVIEW_MAX_DURATION_S`` (a
-score's seconds at its tempo): the synthesizer takes about 25 ms per second of score on
-one core (``bench/score_edit_latency.py``: 16 s of walking with arm gestures in 0.3 s,
-64 s in 1.7 s), so the default bound (180 s) keeps a preview within about 5 s. Longer
-scores are animated by saving them (a version is a clip whose first run animates it,
-like an upload). Nothing the preview makes is stored.
+score's seconds at its tempo): the synthesizer takes about 14 ms per second of score
+on one core (``bench/score_edit_latency.py``: 16 s of walking with arm gestures in
+0.2 s, 64 s in 0.9 s), so the default bound (180 s) keeps a preview within about 3 s.
+Longer scores are animated by saving them (a version is a clip whose first run
+animates it, like an upload). Nothing the preview makes is stored.
 
 A version is a new :class:`~webapp.laban.models.Score` (its own clip, run, animation
 and downloads), numbered after the newest of its family (``origin`` and its later
