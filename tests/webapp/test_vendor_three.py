@@ -8,8 +8,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -17,17 +15,25 @@ from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.test import Client, override_settings
 
-ROOT = Path(__file__).resolve().parents[2]
-STATIC = ROOT / "static"
-VENDOR = STATIC / "vendor" / "three"
+from support.three_node import (
+    NODE,
+    ROOT,
+    VENDOR,
+    import_map,
+    node_module,
+    node_with_import_map,
+)
+
 SCRIPT = ROOT / "scripts" / "vendor-three"
-NODE = shutil.which("node")
 
 VENDORED = (
     "three.module.js",
     "three.core.js",
     "addons/controls/OrbitControls.js",
     "addons/loaders/BVHLoader.js",
+    "addons/loaders/GLTFLoader.js",
+    "addons/utils/BufferGeometryUtils.js",
+    "addons/utils/SkeletonUtils.js",
     "LICENSE",
     "VERSION",
     "README.md",
@@ -46,14 +52,6 @@ def pinned_version() -> str:
     match = re.search(r"^THREE_VERSION=(\S+)$", SCRIPT.read_text(), re.M)
     assert match, f"no THREE_VERSION=… line in {SCRIPT}"
     return match.group(1)
-
-
-def import_map() -> dict[str, str]:
-    """The import map that README.md tells pages to declare."""
-    match = re.search(r'^\{"imports": .*\}$', (VENDOR / "README.md").read_text(), re.M)
-    assert match, "README.md documents no import map"
-    imports: dict[str, str] = json.loads(match.group(0))["imports"]
-    return imports
 
 
 def imports_of(module: str) -> set[str]:
@@ -77,18 +75,6 @@ def resolve(specifier: str, importer: str) -> Path | None:
     assert url.startswith(static_prefix), f"{url} is not under {static_prefix}"
     found = finders.find(url.removeprefix(static_prefix))
     return Path(found).resolve() if isinstance(found, str) else None
-
-
-def node_module(program: str) -> str:
-    assert NODE is not None
-    done = subprocess.run(
-        [NODE, "--input-type=module", "-e", program],
-        check=True,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    return done.stdout.strip()
 
 
 @pytest.mark.parametrize("name", VENDORED)
@@ -174,37 +160,6 @@ def test_node_loads_three_module_with_its_revision() -> None:
     url = (VENDOR / "three.module.js").as_uri()
     program = f"import {{ REVISION }} from {json.dumps(url)}; console.log(REVISION);"
     assert node_module(program) == pinned_version().split(".")[1]
-
-
-def node_with_import_map(body: str) -> str:
-    """Run ``body`` (an ES module body) in node with bare specifiers resolved through
-    README.md's import map (a node resolve hook standing in for the browser's)."""
-    files = {
-        key: STATIC.as_uri() + url.removeprefix("/static") for key, url in import_map().items()
-    }
-    hooks = f"""
-        const map = {json.dumps(files)};
-        export async function resolve(specifier, context, next) {{
-            if (specifier in map) return {{ url: map[specifier], shortCircuit: true }};
-            for (const [key, url] of Object.entries(map)) {{
-                if (key.endsWith('/') && specifier.startsWith(key)) {{
-                    return {{ url: url + specifier.slice(key.length), shortCircuit: true }};
-                }}
-            }}
-            return next(specifier, context);
-        }}"""
-    program = f"""
-        import * as nodeModule from 'node:module';
-        if (typeof nodeModule.register !== 'function') {{
-            console.log('no-register');
-        }} else {{
-            nodeModule.register('data:text/javascript,' + encodeURIComponent({json.dumps(hooks)}));
-            {body}
-        }}"""
-    output = node_module(program)
-    if output == "no-register":
-        pytest.skip("this node has no module.register (needs node >= 20.6) for the import map")
-    return output
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed, cannot load the modules")

@@ -1,0 +1,71 @@
+"""Running ES modules in node with the vendored three.js: bare specifiers (``three``,
+``three/addons/...``) resolved through ``static/vendor/three/README.md``'s import map,
+as a page's import map resolves them in the browser."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+STATIC = ROOT / "static"
+VENDOR = STATIC / "vendor" / "three"
+NODE = shutil.which("node")
+
+
+def import_map() -> dict[str, str]:
+    """The import map that the vendored README tells pages to declare."""
+    match = re.search(r'^\{"imports": .*\}$', (VENDOR / "README.md").read_text(), re.M)
+    assert match, "README.md documents no import map"
+    imports: dict[str, str] = json.loads(match.group(0))["imports"]
+    return imports
+
+
+def node_module(program: str, *, timeout_s: float = 60.0) -> str:
+    """Run ``program`` as an ES module in node (from the repository root); its stdout."""
+    assert NODE is not None
+    done = subprocess.run(
+        [NODE, "--input-type=module", "-e", program],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=timeout_s,
+        cwd=ROOT,
+    )
+    return done.stdout.strip()
+
+
+def node_with_import_map(body: str, *, timeout_s: float = 60.0) -> str:
+    """Run ``body`` (an ES module body) in node with bare specifiers resolved through
+    the import map (a node resolve hook standing in for the browser's)."""
+    files = {
+        key: STATIC.as_uri() + url.removeprefix("/static") for key, url in import_map().items()
+    }
+    hooks = f"""
+        const map = {json.dumps(files)};
+        export async function resolve(specifier, context, next) {{
+            if (specifier in map) return {{ url: map[specifier], shortCircuit: true }};
+            for (const [key, url] of Object.entries(map)) {{
+                if (key.endsWith('/') && specifier.startsWith(key)) {{
+                    return {{ url: url + specifier.slice(key.length), shortCircuit: true }};
+                }}
+            }}
+            return next(specifier, context);
+        }}"""
+    program = f"""
+        import * as nodeModule from 'node:module';
+        if (typeof nodeModule.register !== 'function') {{
+            console.log('no-register');
+        }} else {{
+            nodeModule.register('data:text/javascript,' + encodeURIComponent({json.dumps(hooks)}));
+            {body}
+        }}"""
+    output = node_module(program, timeout_s=timeout_s)
+    if output == "no-register":
+        pytest.skip("this node has no module.register (needs node >= 20.6) for the import map")
+    return output
