@@ -5,10 +5,12 @@ as a page's import map resolves them in the browser."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "static"
 VENDOR = STATIC / "vendor" / "three"
 NODE = shutil.which("node")
+VALIDATOR = ROOT / "node_modules" / "gltf-validator"
 
 
 def import_map() -> dict[str, str]:
@@ -69,3 +72,27 @@ def node_with_import_map(body: str, *, timeout_s: float = 60.0) -> str:
     if output == "no-register":
         pytest.skip("this node has no module.register (needs node >= 20.6) for the import map")
     return output
+
+
+def gltf_issues(path: Path) -> dict[str, Any]:
+    """The Khronos glTF validator's issues for the GLB at ``path`` (``numErrors``,
+    ``numWarnings``, ``messages``…); skipped without node or ``npm ci``'s
+    ``node_modules/gltf-validator``, except in CI, which installs both."""
+    if NODE is None or not VALIDATOR.is_dir():
+        reason = "the Khronos glTF validator needs node and `npm ci` (node_modules/gltf-validator)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason + ": CI installs both")
+        pytest.skip(reason)
+    program = f"""
+        import {{ readFileSync }} from 'node:fs';
+        import validator from {json.dumps(VALIDATOR.as_uri() + "/index.js")};
+        const report = await validator.validateBytes(
+            new Uint8Array(readFileSync({json.dumps(str(path))})), {{ maxIssues: 20 }});
+        console.log(JSON.stringify(report.issues));"""
+    issues: dict[str, Any] = json.loads(node_module(program))
+    return issues
+
+
+def issue_lines(issues: dict[str, Any]) -> list[str]:
+    """The validator's messages, one line each (for an assertion's message)."""
+    return [f"{m['code']} {m.get('pointer', '')}: {m['message']}" for m in issues["messages"]]

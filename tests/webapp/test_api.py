@@ -242,6 +242,7 @@ def test_clip_detail_follows_the_contract(viewer: APIClient, clip: Clip) -> None
     assert body["downloads"] == {
         "original": f"http://testserver/api/v1/clips/{clip.pk}/download/original/",
         "cleaned.bvh": None,
+        "cleaned.glb": None,
         "viewer.json": None,
         "viewer-raw.json": None,
         "viewer.f32": None,

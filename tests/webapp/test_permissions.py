@@ -127,6 +127,7 @@ ENDPOINTS = [
     Endpoint("clip detail", "get", "/api/v1/clips/{clip}/", READ),
     Endpoint("download original", "get", "/api/v1/clips/{clip}/download/original/", READ),
     Endpoint("download cleaned", "get", "/api/v1/clips/{clip}/download/cleaned.bvh/", READ),
+    Endpoint("download cleaned glb", "get", "/api/v1/clips/{clip}/download/cleaned.glb/", READ),
     Endpoint("download viewer", "get", "/api/v1/clips/{clip}/download/viewer.json/", READ),
     Endpoint("download raw viewer", "get", "/api/v1/clips/{clip}/download/viewer-raw.json/", READ),
     Endpoint("download viewer f32", "get", "/api/v1/clips/{clip}/download/viewer.f32/", READ),

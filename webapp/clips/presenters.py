@@ -24,6 +24,7 @@ DOWNLOAD_LABELS: dict[str, str] = {
     # names of GET /api/v1/clips/{id}/download/{name}/ (webapp.clips.selectors.DOWNLOADS)
     "original": "Original BVH (as uploaded)",
     "cleaned.bvh": "Cleaned BVH",
+    "cleaned.glb": "Cleaned motion on the mannequin (GLB)",
     "viewer.json": "Viewer arrays (JSON)",
     "viewer-raw.json": "Viewer arrays before cleaning (JSON)",
     "viewer.f32": "Viewer positions, every frame (float32 [frames, joints, 3])",

@@ -22,6 +22,7 @@ from motioncore.errors import MotionCoreError
 from webapp.clips.models import INGEST, Artifact, ArtifactKind, Clip
 from webapp.core.downloads import Download
 from webapp.core.errors import NotFound
+from webapp.core.glb import glb_download, is_glb
 from webapp.projects.selectors import project_get, project_list
 from webapp.runs.models import Run, Status
 
@@ -35,6 +36,7 @@ CLIP_ORDERINGS = tuple(
 DOWNLOADS: dict[str, ArtifactKind | None] = {
     "original": None,
     "cleaned.bvh": ArtifactKind.CLEANED_BVH,
+    "cleaned.glb": ArtifactKind.CLEANED_BVH,
     "viewer.json": ArtifactKind.VIEWER,
     "viewer-raw.json": ArtifactKind.VIEWER_RAW,
     "viewer.f32": ArtifactKind.VIEWER_FULL,
@@ -42,7 +44,8 @@ DOWNLOADS: dict[str, ArtifactKind | None] = {
     "clean-report.json": ArtifactKind.CLEAN_REPORT,
     "analysis.json": ArtifactKind.ANALYSIS,
 }
-"""Download name → artifact kind (``None``: the original upload)."""
+"""Download name → artifact kind (``None``: the original upload; a ``.glb`` name: made
+from that BVH artifact, :mod:`webapp.core.glb`)."""
 
 _CONTENT_TYPES = {".bvh": "application/octet-stream", ".json": "application/json"}
 
@@ -155,7 +158,10 @@ def clip_download_get(*, user: User | AnonymousUser, clip_id: int, name: str) ->
     artifact = clip_artifact(clip, kind)
     if artifact is None:
         raise NotFound(f"No {name} yet: it appears when a run of this clip has succeeded.")
-    return download_of(artifact.file, f"{PurePosixPath(clip.name).stem}.{name}")
+    filename = f"{PurePosixPath(clip.name).stem}.{name}"
+    if is_glb(name):
+        return glb_download(download_of(artifact.file, filename), filename)
+    return download_of(artifact.file, filename)
 
 
 def download_of(file: FieldFile, filename: str) -> Download:
@@ -188,4 +194,6 @@ def run_download_get(
     ).first()
     if artifact is None:
         raise NotFound(f"No {name} yet: it appears when {what} has succeeded.")
+    if is_glb(name):  # made from the BVH artifact named beside it
+        return glb_download(download_of(artifact.file, filename), filename)
     return download_of(artifact.file, filename)

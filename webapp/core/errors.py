@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+
 from motioncore.errors import BVHLimitError, BVHParseError, MotionCoreError
 
 
@@ -51,6 +53,15 @@ class Conflict(ServiceError):
 class TooLarge(ServiceError):
     status = 413
     code = "too_large"
+
+
+def limit_exceeded(message: str, *, limit: str, value: float, setting: str) -> TooLarge:
+    """413 ``limit_exceeded``: ``value`` is over ``limit``, the deployment's setting
+    ``setting`` (its value from the settings module, where ``KINETOGRAPH_`` is left
+    out of the name)."""
+    maximum = getattr(settings, setting.removeprefix("KINETOGRAPH_"))
+    details = {"limit": limit, "value": value, "maximum": maximum, "setting": setting}
+    return TooLarge(message, code="limit_exceeded", details=details)
 
 
 def from_motioncore(

@@ -62,7 +62,17 @@ def download_schema(
     names: Iterable[str], *, binary: str, json: str, description: str | None = None
 ) -> Callable[[F], F]:
     """``extend_schema`` of a ``GET …/download/{kind}/`` view method: ``kind`` one of
-    ``names``; 200 with a BVH (``binary`` says which) or a JSON document (``json``)."""
+    ``names``; 200 with a BVH (``binary`` says which), a JSON document (``json``) or, for
+    the names ending ``.glb``, the motion on its mannequin as binary glTF."""
+    names = list(names)
+    glb = [n for n in names if n.endswith(".glb")]
+    glb_response = {
+        (200, "model/gltf-binary"): OpenApiResponse(
+            OpenApiTypes.BINARY,
+            description=f"{', '.join(glb)}: the motion on the mannequin made from its "
+            "skeleton (binary glTF 2.0, one animation); 413 past KINETOGRAPH_GLB_MAX_SAMPLES.",
+        )
+    }
     return extend_schema(
         parameters=[
             OpenApiParameter("kind", OpenApiTypes.STR, OpenApiParameter.PATH, enum=list(names))
@@ -72,6 +82,7 @@ def download_schema(
                 OpenApiTypes.BINARY, description=binary
             ),
             (200, "application/json"): OpenApiResponse(OpenApiTypes.OBJECT, description=json),
+            **(glb_response if glb else {}),
             **READ,
         },
         description=description,

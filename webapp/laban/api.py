@@ -150,7 +150,7 @@ class ScoreDetailView(APIView):
 class ScoreDownloadView(APIView):
     @download_schema(
         SCORE_DOWNLOADS,
-        binary="animation.bvh.",
+        binary="animation.bvh; animation.glb (the mannequin).",
         json="score.json, animation.json, footprints.json.",
     )
     def get(self, request: Request, score_id: int, kind: str) -> HttpResponseBase:

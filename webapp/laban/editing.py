@@ -38,7 +38,7 @@ from motioncore.laban.score import Score as ParsedScore
 from motioncore.laban.score import ScoreError
 from motioncore.laban.synthesize import synthesize
 from webapp.clips.services import clip_source_create
-from webapp.core.errors import Conflict, ServiceError, TooLarge
+from webapp.core.errors import Conflict, ServiceError, limit_exceeded
 from webapp.laban.models import Score
 from webapp.laban.services import (
     SCORE_STAGE,
@@ -86,17 +86,13 @@ def score_preview(*, score: Score, user: User, data: Any) -> Preview:
     parsed = _parsed(data)
     seconds = parsed.beats * parsed.seconds_per_beat
     if seconds > settings.SCORE_PREVIEW_MAX_DURATION_S:
-        raise TooLarge(
+        raise limit_exceeded(
             f"The score lasts {seconds:.0f} s; the editor animates up to "
             f"{settings.SCORE_PREVIEW_MAX_DURATION_S} s as you edit. Save it as a version to "
             "animate it in full.",
-            code="limit_exceeded",
-            details={
-                "limit": "preview_max_duration_s",
-                "value": seconds,
-                "maximum": settings.SCORE_PREVIEW_MAX_DURATION_S,
-                "setting": "KINETOGRAPH_SCORE_PREVIEW_MAX_DURATION_S",
-            },
+            limit="preview_max_duration_s",
+            value=seconds,
+            setting="KINETOGRAPH_SCORE_PREVIEW_MAX_DURATION_S",
         )
     started = time.perf_counter()
     try:

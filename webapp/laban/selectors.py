@@ -12,10 +12,17 @@ from webapp.clips.models import INGEST
 from webapp.clips.selectors import clip_artifact, download_of
 from webapp.core.downloads import Download
 from webapp.core.errors import NotFound
+from webapp.core.glb import glb_download, is_glb
 from webapp.laban.models import Score, ScoreArtifactKind
 from webapp.projects.selectors import project_get, project_list
 
-SCORE_DOWNLOADS = ("score.json", "animation.json", "footprints.json", "animation.bvh")
+SCORE_DOWNLOADS = (
+    "score.json",
+    "animation.json",
+    "footprints.json",
+    "animation.bvh",
+    "animation.glb",
+)
 """What ``GET scores/{id}/download/{name}/`` offers."""
 
 
@@ -46,9 +53,11 @@ def score_download_get(*, user: User | AnonymousUser, score_id: int, name: str) 
     if name == "score.json":
         data = json.dumps(score.score, indent=1, ensure_ascii=False).encode()
         return Download(data, f"{stem}.{name}", "application/json")
-    stored = score_animation_file(score, name)
+    stored = score_animation_file(score, "animation.bvh" if is_glb(name) else name)
     if stored is None:
         raise NotFound(f"No {name} yet: it appears when the score has been animated.")
+    if is_glb(name):
+        return glb_download(download_of(stored, f"{stem}.animation.bvh"), f"{stem}.{name}")
     download = download_of(stored, f"{stem}.{name}")
     with stored.open("rb") as handle:
         return Download(handle.read(), download.filename, download.content_type)

@@ -24,7 +24,7 @@ from motioncore.laban.importers import reader
 from motioncore.laban.score import Score as ParsedScore
 from motioncore.laban.score import ScoreError
 from webapp.clips.services import clip_source_create
-from webapp.core.errors import ServiceError, TooLarge
+from webapp.core.errors import ServiceError, TooLarge, limit_exceeded
 from webapp.laban.models import Score
 from webapp.projects.models import Project, Role
 from webapp.projects.permissions import require_role
@@ -99,16 +99,12 @@ def score_duration_check(score: ParsedScore) -> None:
     """Refuse a score longer than ``SCORE_MAX_DURATION_S`` (413 ``limit_exceeded``)."""
     seconds = score.beats * score.seconds_per_beat
     if seconds > settings.SCORE_MAX_DURATION_S:
-        raise TooLarge(
+        raise limit_exceeded(
             f"The score lasts {seconds:.0f} s; at most {settings.SCORE_MAX_DURATION_S} s are "
             "allowed.",
-            code="limit_exceeded",
-            details={
-                "limit": "max_duration_s",
-                "value": seconds,
-                "maximum": settings.SCORE_MAX_DURATION_S,
-                "setting": "KINETOGRAPH_SCORE_MAX_DURATION_S",
-            },
+            limit="max_duration_s",
+            value=seconds,
+            setting="KINETOGRAPH_SCORE_MAX_DURATION_S",
         )
 
 

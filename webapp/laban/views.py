@@ -93,6 +93,7 @@ def score_detail(request: HttpRequest, score_id: int) -> HttpResponse:
             link
             for link, ready in (
                 (Link("Animation (BVH, canonical skeleton)", url("animation.bvh")), animated),
+                (Link("Animation on the mannequin (GLB)", url("animation.glb")), animated),
                 (Link("Score (JSON, kinetograph-score/1)", url("score.json")), True),
                 (
                     Link("Footprints, centre path and measures (JSON)", url("footprints.json")),

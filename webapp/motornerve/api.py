@@ -89,7 +89,7 @@ class DriveDetailView(APIView):
 class DriveDownloadView(APIView):
     @download_schema(
         DRIVE_DOWNLOADS,
-        binary="drive.bvh and drive-canonical.bvh.",
+        binary="drive.bvh and drive-canonical.bvh; drive.glb (the mannequin).",
         json="viewer.json and report.json.",
     )
     def get(self, request: Request, drive_id: int, kind: str) -> HttpResponseBase:

@@ -36,6 +36,7 @@ from webapp.runs.models import Status
 
 DRIVE_DOWNLOADS: dict[str, MotorNerveArtifactKind] = {
     "drive.bvh": MotorNerveArtifactKind.BVH,
+    "drive.glb": MotorNerveArtifactKind.BVH,
     "drive-canonical.bvh": MotorNerveArtifactKind.CANONICAL_BVH,
     "viewer.json": MotorNerveArtifactKind.VIEWER,
     "report.json": MotorNerveArtifactKind.REPORT,

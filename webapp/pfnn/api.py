@@ -155,7 +155,7 @@ class GenerationDetailView(APIView):
 class GenerationDownloadView(APIView):
     @download_schema(
         GENERATION_DOWNLOADS,
-        binary="walk.bvh and walk-canonical.bvh.",
+        binary="walk.bvh and walk-canonical.bvh; walk.glb (the mannequin).",
         json="viewer.json and report.json.",
     )
     def get(self, request: Request, generation_id: int, kind: str) -> HttpResponseBase:

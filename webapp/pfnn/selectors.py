@@ -17,6 +17,7 @@ from webapp.projects.selectors import project_list
 
 GENERATION_DOWNLOADS: dict[str, PfnnArtifactKind] = {
     "walk.bvh": PfnnArtifactKind.BVH,
+    "walk.glb": PfnnArtifactKind.BVH,
     "walk-canonical.bvh": PfnnArtifactKind.CANONICAL_BVH,
     "viewer.json": PfnnArtifactKind.VIEWER,
     "report.json": PfnnArtifactKind.REPORT,

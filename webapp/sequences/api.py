@@ -175,7 +175,9 @@ class SequenceDetailView(APIView):
 @extend_schema(tags=["sequences"])
 class SequenceDownloadView(APIView):
     @download_schema(
-        SEQUENCE_DOWNLOADS, binary="sequence.bvh.", json="sequence.json and viewer.json."
+        SEQUENCE_DOWNLOADS,
+        binary="sequence.bvh; sequence.glb (the mannequin).",
+        json="sequence.json and viewer.json.",
     )
     def get(self, request: Request, sequence_id: int, kind: str) -> HttpResponseBase:
         download = sequence_download_get(

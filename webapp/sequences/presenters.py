@@ -14,6 +14,7 @@ from webapp.sequences.selectors import SEQUENCE_DOWNLOADS
 
 DOWNLOAD_LABELS: dict[str, str] = {
     "sequence.bvh": "Sequence clip (BVH)",
+    "sequence.glb": "Sequence clip on the mannequin (GLB)",
     "sequence.json": "Sequence report (JSON)",
     "viewer.json": "Viewer arrays (JSON)",
 }

@@ -14,6 +14,7 @@ from webapp.sequences.models import Sequence, SequenceArtifactKind
 
 SEQUENCE_DOWNLOADS: dict[str, SequenceArtifactKind] = {
     "sequence.bvh": SequenceArtifactKind.BVH,
+    "sequence.glb": SequenceArtifactKind.BVH,
     "sequence.json": SequenceArtifactKind.REPORT,
     "viewer.json": SequenceArtifactKind.VIEWER,
 }

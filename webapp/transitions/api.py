@@ -141,7 +141,7 @@ class TransitionDetailView(APIView):
 class TransitionDownloadView(APIView):
     @download_schema(
         TRANSITION_DOWNLOADS,
-        binary="transition.bvh.",
+        binary="transition.bvh; transition.glb (the mannequin).",
         json="transition.json and viewer.json.",
     )
     def get(self, request: Request, transition_id: int, kind: str) -> HttpResponseBase:

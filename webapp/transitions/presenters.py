@@ -246,6 +246,7 @@ def verdict_view(result: Mapping[str, Any]) -> VerdictView | None:
 
 DOWNLOAD_LABELS: dict[str, str] = {
     "transition.bvh": "Transition clip, MTP cut (BVH)",
+    "transition.glb": "Transition clip on the mannequin (GLB)",
     "transition.json": "Comparison report (JSON)",
     "viewer.json": "Viewer arrays, MTP cut (JSON)",
     "viewer-end.json": "Viewer arrays, end-of-clip cut (JSON)",

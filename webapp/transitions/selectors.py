@@ -18,6 +18,7 @@ from webapp.transitions.models import Transition, TransitionArtifactKind
 
 TRANSITION_DOWNLOADS: dict[str, TransitionArtifactKind] = {
     "transition.bvh": TransitionArtifactKind.BVH,
+    "transition.glb": TransitionArtifactKind.BVH,
     "transition.json": TransitionArtifactKind.REPORT,
     "viewer.json": TransitionArtifactKind.VIEWER,  # the MTP cut
     "viewer-end.json": TransitionArtifactKind.VIEWER_END,

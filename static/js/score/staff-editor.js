@@ -242,12 +242,18 @@ export class StaffEditor {
     this.problems = problemsBySymbol(problems);
     this.ui.list.replaceChildren(...problems.map((problem) => {
       const item = document.createElement("li");
-      item.textContent = problem;
       const index = /^symbol (\d+)\b/.exec(problem)?.[1];
-      if (index != null) {
-        item.dataset.index = index;
-        item.addEventListener("click", () => this.select(Number(index)));
+      if (index == null) {
+        item.textContent = problem;
+        return item;
       }
+      const show = document.createElement("button"); // selects the symbol it names
+      show.type = "button";
+      show.className = "score-editor__problem";
+      show.textContent = problem;
+      show.addEventListener("click", () => this.select(Number(index)));
+      item.dataset.index = index;
+      item.append(show);
       return item;
     }));
     this.ui.list.hidden = problems.length === 0;

@@ -27,6 +27,7 @@ import { pathLength, walkEstimate } from "./path.js";
 
 export const DOWNLOADS = Object.freeze([
   ["walk.bvh", "BVH on the clip's rig"],
+  ["walk.glb", "The walk on the mannequin (GLB)"],
   ["walk-canonical.bvh", "BVH on the canonical skeleton"],
   ["report.json", "Report (JSON)"],
   ["viewer.json", "Viewer arrays (JSON)"],

@@ -24,6 +24,8 @@ from support.paths import shared_data_dir
 
 FEET = [canonical.roles().joints[r] for r in ("left_foot", "left_toe", "right_foot", "right_toe")]
 REPRODUCED_EPOCHS = 2
+EPOCH_TOLERANCE = {1: 1e-2, 2: 2e-2}
+"""Relative tolerance of each reproduced epoch's training losses (see the test)."""
 
 
 @pytest.fixture(scope="module")
@@ -58,9 +60,13 @@ def test_train_reproduces_the_first_epochs_of_the_shipped_run(
     them: torch and MKL pick their kernels by instruction set, and the sums' order
     moves the first epoch's mean loss by about 1e-3 of itself (measured: this machine's
     AVX-512 kernels against the shipped run's; forced to AVX2, 1.5e-4), so the
-    tolerance is 1 %; the contact weight 0.7 made 0.6 would move it by 3 %. The
-    validation losses are left out: measured on a model whose training has diverged by
-    then, they differed by 6 % at epoch 2."""
+    tolerance is 1 % at epoch 1; the contact weight 0.7 made 0.6 would move it by 3 %.
+    Training amplifies that difference: on another AVX-512 Xeon (2026-12-07, kernels
+    pinned to AVX2) epoch 2 came out 0.45 % (reconstruction), 0.73 % (total) and
+    1.5 % (contact) from the shipped run, with epoch 1 within 0.2 %; epoch 2 is held to
+    2 %, under the 3 % the contact weight's change makes. The validation losses are
+    left out: measured on a model whose training has diverged by then, they differed
+    by 6 % at epoch 2."""
     pytest.importorskip("torch", reason="torch is not installed (pip install torch==2.13.0)")
     log = tmp_path / "train.jsonl"
     command = [sys.executable, "-m", "motioncore", "motornerve", "train", "--data"]
@@ -74,7 +80,8 @@ def test_train_reproduces_the_first_epochs_of_the_shipped_run(
     for ours, theirs in zip(again, shipped, strict=True):
         assert ours["lr"] == pytest.approx(theirs["lr"], rel=1e-9)
         for key in ("train_total", "train_reconstruction", "train_contact"):
-            assert ours[key] == pytest.approx(theirs[key], rel=1e-2), (ours["epoch"], key)
+            rel = EPOCH_TOLERANCE[ours["epoch"]]
+            assert ours[key] == pytest.approx(theirs[key], rel=rel), (ours["epoch"], key)
 
 
 @pytest.mark.parametrize(
