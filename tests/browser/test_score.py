@@ -15,13 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 
-from support.browser import CANVAS_PROBE, PASSWORD, SAMPLE_DIR, log_in, screenshot
-from webapp.projects.models import Membership, Project, Role
-from webapp.runs import services, tasks
+from support.browser import CANVAS_PROBE, log_in, screenshot, staff_bar_y, walk_score
 
-SCORE_FILE = SAMPLE_DIR / "scores" / "walk_forward.json"  # 8 steps, 120 bpm, 5 bars of 2
 SYMBOLS = 8
 SECONDS_PER_BEAT = 0.5
 FPS = 60
@@ -32,18 +28,7 @@ PLAYER_CANVAS = "#score-player [data-canvas] canvas"
 
 @pytest.fixture
 def score(transactional_db: None, settings: Any, tmp_path: Path, monkeypatch: Any) -> Any:
-    """walk_forward.json uploaded to a project of "notator" (owner)."""
-    from support.web import animated_score
-
-    settings.MEDIA_ROOT = str(tmp_path / "media")
-    monkeypatch.setattr(services, "heartbeat_interval_s", lambda: 3600.0)
-    monkeypatch.setattr(tasks.run_pipeline, "delay", lambda run_id: None)
-    owner = get_user_model().objects.create_user(username="notator", password=PASSWORD)
-    project = Project.objects.create(name="Scores")
-    Membership.objects.create(project=project, user=owner, role=Role.OWNER)
-    return animated_score(
-        project=project, user=owner, name=SCORE_FILE.name, data=SCORE_FILE.read_bytes()
-    )
+    return walk_score(settings, tmp_path, monkeypatch)
 
 
 def _beat(page: Any) -> float:
@@ -52,14 +37,6 @@ def _beat(page: Any) -> float:
 
 def _frame(page: Any) -> int:
     return int(page.locator(PLAYER).get_attribute("data-frame") or -1)
-
-
-def _bar_y(page: Any, beat: int) -> float:
-    """The page y of the staff's bar line at ``beat``."""
-    line = page.locator(f"#staff .staff__bar[data-beat='{beat}'] .staff__bar-in").first
-    box = line.bounding_box()
-    assert box is not None, beat
-    return float(box["y"] + box["height"] / 2)
 
 
 def _frame_of(beat: float) -> int:
@@ -107,7 +84,7 @@ def check_playing(page: Any) -> None:
     assert _beat(page) > beat + 0.3, (beat, _beat(page))
     assert _frame(page) != frame
     box = page.locator("#staff").bounding_box()
-    page.mouse.click(box["x"] + box["width"] / 2, _bar_y(page, 2))  # ignored while playing
+    page.mouse.click(box["x"] + box["width"] / 2, staff_bar_y(page, 2))  # ignored while playing
     assert page.locator(f"{PLAYER} [data-play]").get_attribute("aria-pressed") == "true"
     page.click(f"{PLAYER} [data-play]")  # pause
     assert page.locator(f"{PLAYER} [data-play]").get_attribute("aria-pressed") == "false"
@@ -119,17 +96,17 @@ def check_seeking(page: Any) -> None:
     staff.scroll_into_view_if_needed()
     box = staff.bounding_box()
     x = box["x"] + box["width"] / 2
-    page.mouse.click(x, _bar_y(page, 4))
+    page.mouse.click(x, staff_bar_y(page, 4))
     assert abs(_frame(page) - _frame_of(4)) <= 1, _frame(page)
     assert abs(_beat(page) - 4) < 0.05, _beat(page)
     cursor = page.locator("#staff .staff__cursor-line").bounding_box()
-    assert cursor is not None and abs(cursor["y"] + cursor["height"] / 2 - _bar_y(page, 4)) < 2
+    assert cursor is not None and abs(cursor["y"] + cursor["height"] / 2 - staff_bar_y(page, 4)) < 2
     # Drag the cursor up to beat 8, through beat 6.
     page.mouse.move(x, cursor["y"] + cursor["height"] / 2)
     page.mouse.down()
-    page.mouse.move(x, _bar_y(page, 6), steps=4)
+    page.mouse.move(x, staff_bar_y(page, 6), steps=4)
     assert abs(_frame(page) - _frame_of(6)) <= 1, _frame(page)
-    page.mouse.move(x, _bar_y(page, 8), steps=4)
+    page.mouse.move(x, staff_bar_y(page, 8), steps=4)
     page.mouse.up()
     assert abs(_frame(page) - _frame_of(8)) <= 1, _frame(page)
     assert abs(_beat(page) - 8) < 0.05, _beat(page)

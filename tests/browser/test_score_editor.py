@@ -15,13 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 
-from support.browser import PASSWORD, SAMPLE_DIR, log_in, screenshot
-from webapp.projects.models import Membership, Project, Role
-from webapp.runs import services, tasks
+from support.browser import log_in, screenshot, staff_bar_y, walk_score
 
-SCORE_FILE = SAMPLE_DIR / "scores" / "walk_forward.json"  # 8 steps, 120 bpm, 5 bars of 2
 SECONDS_PER_BEAT = 0.5
 WAIT_MS = 60_000
 PLAYER = "#score-player"
@@ -30,28 +26,11 @@ EDITOR = "[data-editor]"
 
 @pytest.fixture
 def score(transactional_db: None, settings: Any, tmp_path: Path, monkeypatch: Any) -> Any:
-    from support.web import animated_score
-
-    settings.MEDIA_ROOT = str(tmp_path / "media")
-    monkeypatch.setattr(services, "heartbeat_interval_s", lambda: 3600.0)
-    monkeypatch.setattr(tasks.run_pipeline, "delay", lambda run_id: None)
-    owner = get_user_model().objects.create_user(username="notator", password=PASSWORD)
-    project = Project.objects.create(name="Scores")
-    Membership.objects.create(project=project, user=owner, role=Role.OWNER)
-    return animated_score(
-        project=project, user=owner, name=SCORE_FILE.name, data=SCORE_FILE.read_bytes()
-    )
+    return walk_score(settings, tmp_path, monkeypatch)
 
 
 def _symbol(page: Any, index: int) -> Any:
     return page.locator(f"#staff .staff__symbol[data-index='{index}']")
-
-
-def _bar_y(page: Any, beat: int) -> float:
-    box = page.locator(f"#staff .staff__bar[data-beat='{beat}'] .staff__bar-in").first
-    found = box.bounding_box()
-    assert found is not None, beat
-    return float(found["y"] + found["height"] / 2)
 
 
 def _previewed(page: Any, count: int, action: Any) -> dict[str, Any]:
@@ -92,7 +71,7 @@ def test_edit_a_score_see_it_animate_undo_and_save_version_2(
 
     # Drag it one beat later (up the staff): the left foot's last print comes later.
     box = left_7.bounding_box()
-    beat_px = (_bar_y(page, 6) - _bar_y(page, 8)) / 2
+    beat_px = (staff_bar_y(page, 6) - staff_bar_y(page, 8)) / 2
 
     def drag() -> None:
         x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2

@@ -199,3 +199,32 @@ def processed_clip(project_name: str, owner_name: str, sample: Path) -> Any:
     ).clip
     pipeline.execute(run_id=clip.runs.get().pk)
     return clip
+
+
+def walk_score(settings: Any, tmp_path: Path, monkeypatch: Any) -> Any:
+    """``tests/data/scores/walk_forward.json`` (8 steps, 120 bpm, 5 bars of 2) uploaded
+    and animated by its clip's first run in a project of "notator" (owner); the runs
+    its clip would queue afterwards are not started (``run_pipeline.delay`` is a no-op)."""
+    from django.contrib.auth import get_user_model
+
+    from support.web import animated_score
+    from webapp.projects.models import Membership, Project, Role
+    from webapp.runs import services, tasks
+
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    monkeypatch.setattr(services, "heartbeat_interval_s", lambda: 3600.0)
+    monkeypatch.setattr(tasks.run_pipeline, "delay", lambda run_id: None)
+    owner = get_user_model().objects.create_user(username="notator", password=PASSWORD)
+    project = Project.objects.create(name="Scores")
+    Membership.objects.create(project=project, user=owner, role=Role.OWNER)
+    name = "walk_forward.json"
+    data = (SAMPLE_DIR / "scores" / name).read_bytes()
+    return animated_score(project=project, user=owner, name=name, data=data)
+
+
+def staff_bar_y(page: Any, beat: int) -> float:
+    """The page y of the score staff's bar line at ``beat``."""
+    line = page.locator(f"#staff .staff__bar[data-beat='{beat}'] .staff__bar-in").first
+    box = line.bounding_box()
+    assert box is not None, beat
+    return float(box["y"] + box["height"] / 2)

@@ -29,7 +29,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Max, Q, QuerySet
+from django.db.models import Q, QuerySet
 
 from motioncore import export
 from motioncore.errors import MotionCoreError
@@ -42,6 +42,7 @@ from webapp.core.errors import Conflict, ServiceError, limit_exceeded
 from webapp.laban.models import Score
 from webapp.laban.services import (
     SCORE_STAGE,
+    invalid_score,
     score_bytes_check,
     score_duration_check,
     score_upload_create,
@@ -123,8 +124,9 @@ def score_version_create(*, score: Score, user: User, data: Any) -> Score:
     with transaction.atomic():
         Score.objects.select_for_update().filter(pk=origin.pk).first()  # one number at a time
         content = parsed.as_dict()
+        family = list(score_versions(origin))
         same = Score.objects.filter(project=project, sha256=sha256).first() or next(
-            (v for v in score_versions(origin) if v.score == content), None
+            (v for v in family if v.score == content), None
         )
         if same is not None:
             raise Conflict(
@@ -133,7 +135,7 @@ def score_version_create(*, score: Score, user: User, data: Any) -> Score:
                 code="unchanged",
                 details={"score": same.pk},
             )
-        version = (score_versions(origin).aggregate(top=Max("version"))["top"] or 1) + 1
+        version = max(v.version for v in family) + 1
         stem = PurePosixPath(origin.name).stem or "score"
         clip = clip_source_create(
             project=project,
@@ -181,8 +183,4 @@ def _parsed(data: Any) -> ParsedScore:
     try:
         return score_format.load(data)
     except ScoreError as error:
-        raise ServiceError(
-            f"The score is not valid: {'; '.join(error.problems[:5])}",
-            code="invalid_score",
-            details={"problems": error.problems},
-        ) from error
+        raise invalid_score(error) from error

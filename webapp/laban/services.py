@@ -84,15 +84,21 @@ def _read(data: bytes, stem: str) -> ParsedScore:
     try:
         loaded = reader.read_bytes(data, title=stem).score
     except ScoreError as error:
-        raise ServiceError(
-            f"The score is not valid: {'; '.join(error.problems[:5])}",
-            code="invalid_score",
-            details={"problems": error.problems},
-        ) from error
+        raise invalid_score(error) from error
     except MotionCoreError as error:
         raise ServiceError(f"The score could not be read: {error}", code="invalid_score") from error
     score_duration_check(loaded)
     return loaded
+
+
+def invalid_score(error: ScoreError) -> ServiceError:
+    """400 ``invalid_score`` listing every problem of ``error`` (each naming its symbol
+    and beat; the message the first five)."""
+    return ServiceError(
+        f"The score is not valid: {'; '.join(error.problems[:5])}",
+        code="invalid_score",
+        details={"problems": error.problems},
+    )
 
 
 def score_duration_check(score: ParsedScore) -> None:
