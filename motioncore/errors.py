@@ -55,6 +55,11 @@ class SkeletonError(MotionCoreError):
     """A skeleton lacks what an operation needs (e.g. an unresolved joint role)."""
 
 
+class CharacterError(MotionCoreError):
+    """A character file (glTF) cannot be used: not glTF 2.0, no skin, not a humanoid,
+    a separate buffer file, past a limit. The message names the problem."""
+
+
 class TimelineError(MotionCoreError):
     """An intent timeline (:mod:`motioncore.motornerve.timeline`) is malformed.
 

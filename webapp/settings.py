@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "webapp.laban",
     "webapp.webhooks",
     "webapp.reviews",
+    "webapp.characters",
     "webapp.api",
 ]
 
@@ -250,6 +251,7 @@ MOTION_MAX_FRAME_JOINTS = env.integer("KINETOGRAPH_MAX_FRAME_JOINTS", 6_000_000,
 SCORE_MAX_BYTES = env.integer("KINETOGRAPH_SCORE_MAX_BYTES", 2 * 1024 * 1024, minimum=1024)
 SCORE_MAX_DURATION_S = env.integer("KINETOGRAPH_SCORE_MAX_DURATION_S", 1800, minimum=1)
 GLB_MAX_SAMPLES = env.integer("KINETOGRAPH_GLB_MAX_SAMPLES", 2_000_000, minimum=1)
+CHARACTER_MAX_BYTES = env.integer("KINETOGRAPH_CHARACTER_MAX_BYTES", 32 * 1024 * 1024, minimum=1024)
 SCORE_PREVIEW_MAX_DURATION_S = env.integer(
     "KINETOGRAPH_SCORE_PREVIEW_MAX_DURATION_S", 180, minimum=1
 )

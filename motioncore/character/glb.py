@@ -6,7 +6,8 @@ the skin over all of them (inverse bind matrices from the mesh), the skinned mes
 node of its own at the scene's root, a neutral material, and one animation: every
 joint's local rotation at every frame and the local translation of every joint whose
 translation moves (the root, or every joint of a rig that animates its offsets),
-linearly interpolated, times in seconds from 0.
+linearly interpolated, times in seconds from 0. :func:`rest_glb_bytes` writes the same
+without the animation (the players pose the body themselves).
 
 Why pygltflib (a maintained library that reads and writes the glTF 2.0 JSON and its
 binary chunk) rather than three.js' GLTFExporter in the browser: the server writes the
@@ -24,7 +25,7 @@ from numpy.typing import NDArray
 
 from motioncore import quat
 from motioncore.character.mannequin import SkinnedMesh
-from motioncore.clip import Clip
+from motioncore.clip import Clip, Skeleton
 
 FloatArray = NDArray[np.float64]
 
@@ -79,7 +80,20 @@ class _Blob:
 def glb_bytes(clip: Clip, mesh: SkinnedMesh, *, name: str = "mannequin") -> bytes:
     """``clip`` playing on ``mesh`` (skinned to ``clip.skeleton`` in its rest pose) as
     GLB bytes (see the module docstring)."""
-    skeleton = clip.skeleton
+    gltf, blob = _skinned(clip.skeleton, mesh, name)
+    gltf.animations.append(_animation(blob, clip))
+    return _saved(gltf, blob)
+
+
+def rest_glb_bytes(skeleton: Skeleton, mesh: SkinnedMesh, *, name: str = "mannequin") -> bytes:
+    """``mesh`` skinned to ``skeleton`` in its rest pose, without animation, as GLB
+    bytes: the body a player poses itself (``static/js/viewer/mannequin.js``)."""
+    gltf, blob = _skinned(skeleton, mesh, name)
+    return _saved(gltf, blob)
+
+
+def _skinned(skeleton: Skeleton, mesh: SkinnedMesh, name: str) -> tuple[pygltflib.GLTF2, _Blob]:
+    """The document with the joints' nodes, the skin, the material and the mesh."""
     gltf = pygltflib.GLTF2(asset=pygltflib.Asset(generator="Kinetograph motioncore"))
     blob = _Blob(gltf)
     children: list[list[int]] = [[] for _ in skeleton.names]
@@ -115,7 +129,10 @@ def glb_bytes(clip: Clip, mesh: SkinnedMesh, *, name: str = "mannequin") -> byte
     roots = [int(r) for r in skeleton.roots]
     gltf.scenes.append(pygltflib.Scene(nodes=[*roots, len(gltf.nodes) - 1]))
     gltf.scene = 0
-    gltf.animations.append(_animation(blob, clip))
+    return gltf, blob
+
+
+def _saved(gltf: pygltflib.GLTF2, blob: _Blob) -> bytes:
     gltf.buffers.append(pygltflib.Buffer(byteLength=len(blob.data)))
     gltf.set_binary_blob(bytes(blob.data))
     return bytes(b"".join(gltf.save_to_bytes()))

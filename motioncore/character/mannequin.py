@@ -25,6 +25,7 @@ wound counter-clockwise seen from outside; at most four joints per vertex.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import numpy as np
@@ -98,9 +99,13 @@ def bone_radius(length_m: float) -> float:
     return float(np.clip(RADIUS_SHARE * length_m, RADIUS_MIN_M, RADIUS_MAX_M))
 
 
-def mannequin(skeleton: Skeleton, roles: JointRoles | None = None) -> SkinnedMesh:
+def mannequin(
+    skeleton: Skeleton, roles: JointRoles | None = None, *, skip: Collection[int] = ()
+) -> SkinnedMesh:
     """The mannequin of ``skeleton`` (see the module docstring); ``roles`` are inferred
-    when not given (a rig without humanoid roles gets limbs only).
+    when not given (a rig without humanoid roles gets limbs only). ``skip``: joints
+    whose bone from their parent is no part of the body (a carrier root's translation,
+    :func:`motioncore.character.bones.translated_bones`): no limb.
 
     Raises:
         ValueError: when no bone is longer than :data:`MIN_BONE_M`.
@@ -113,7 +118,7 @@ def mannequin(skeleton: Skeleton, roles: JointRoles | None = None) -> SkinnedMes
         if parent < 0:
             continue
         length = float(np.linalg.norm(rest[joint] - rest[parent]))
-        if length < MIN_BONE_M:
+        if length < MIN_BONE_M or joint in skip:
             continue
         grand = int(skeleton.parents[parent])
         if parent == sizes.head:

@@ -12,6 +12,7 @@ import { rescore } from "./analysis/rescore.js";
 import { csrfToken, errorMessage, parseJson } from "./api.js";
 import { panelData, summary } from "./viewer/analysis-data.js";
 import { describe, travellingRoot } from "./viewer/arrays.js";
+import { CharacterPick } from "./viewer/character-pick.js";
 import { CurvesPanel } from "./viewer/curves-panel.js";
 import { LeveledSkeleton } from "./viewer/full-rate.js";
 import { Player } from "./viewer/player.js";
@@ -34,7 +35,37 @@ const state = {
   /** @type {{view: SkeletonView, motion: LeveledSkeleton, startS: number} | null} */ ghost: null,
   /** @type {CurvesPanel | null} */ panel: null,
   hips: 0,
+  /** @type {{view: SkeletonView, motion: LeveledSkeleton, hips: number} | null} the clip's own skeleton */ own: null,
+  /** @type {{view: SkeletonView, motion: LeveledSkeleton} | null} the clip on a character */ character: null,
 };
+
+/**
+ * Draw the clip on a character (its retargeted arrays and body), or on its own
+ * skeleton again (`picked` null).
+ * @param {HTMLElement} root
+ * @param {import("./viewer/character-pick.js").Picked} picked
+ */
+async function showOn(root, picked) {
+  const { player, own } = state;
+  if (!player || !own) return;
+  if (state.character) {
+    player.stage.scene.remove(state.character.view.group);
+    state.character.view.dispose();
+    state.character = null;
+  }
+  own.view.group.visible = !picked;
+  let shown = own;
+  if (picked) {
+    const view = player.dress(new SkeletonView(picked.arrays, {}, { bodyUrl: picked.bodyUrl }));
+    shown = { view, motion: new LeveledSkeleton(view, picked.arrays, ""), hips: travellingRoot(picked.arrays) };
+    state.character = shown;
+    player.stage.scene.add(view.group);
+    await view.showBody(player.bodyShown);
+  }
+  Object.assign(state, { skeleton: shown.view, motion: shown.motion, hips: shown.hips });
+  root.dataset.characterShown = picked ? String(picked.id) : "";
+  if (player.playback) showFrame(player.playback);
+}
 
 /** @param {import("./viewer/playback.js").Playback} playback */
 function showFrame(playback) {
@@ -200,6 +231,7 @@ async function toggleGhost(root, shown) {
     /** @type {import("./viewer/arrays.js").ViewerArrays} */
     const arrays = await response.json();
     const view = new SkeletonView(arrays, { color: 0x8a94a6, opacity: 0.45 });
+    state.player?.dress(view);
     const motion = new LeveledSkeleton(view, arrays, root.dataset.rawUrl ?? "");
     // start_s: where the cleaned clip starts in the raw one (dropped bind-pose frames).
     state.ghost = { view, motion, startS: Number(arrays.start_s ?? 0) };
@@ -233,10 +265,17 @@ async function init(root) {
   const player = new Player(root, {
     canvases: [ui.canvas],
     onFrame: showFrame,
-    onBody: (visible) => skeleton.showBody(visible),
+    onBody: (visible) => {
+      state.skeleton?.showBody(visible);
+      state.ghost?.view.showBody(visible);
+    },
+    onBones: (visible) => {
+      state.skeleton?.showBones(visible);
+      state.ghost?.view.showBones(visible);
+    },
     onResize: () => state.panel?.resize(),
   });
-  const skeleton = new SkeletonView(arrays);
+  const skeleton = player.dress(new SkeletonView(arrays));
   const motion = new LeveledSkeleton(skeleton, arrays, root.dataset.viewerUrl ?? "", {
     onLoad: () => fullRateLanded(root),
   });
@@ -244,15 +283,18 @@ async function init(root) {
   state.skeleton = skeleton;
   state.motion = motion;
   state.hips = travellingRoot(arrays);
+  state.own = { view: skeleton, motion, hips: state.hips };
   player.stage.scene.add(skeleton.group);
   const playback = player.setClock(motion.level.frames, motion.level.fps);
   showFrame(playback);
-  player.aim("front", motion, state.hips);
+  player.aim("follow", motion, state.hips);
   ui.status.textContent = describe(arrays);
   root.dataset.ready = "true";
   const ghost = ui.ghost;
   ghost?.addEventListener("change", () => toggleGhost(root, ghost.checked));
   if (ui.curves) initCurves(ui.curves, playback).then(() => state.panel?.update(playback.frame));
+  const characters = new CharacterPick(root, (picked) => showOn(root, picked));
+  characters.load().catch((error) => console.warn(`no characters: ${error.message}`));
   player.start();
 }
 

@@ -41,6 +41,7 @@ const ui = {
   /** @type {HTMLSelectElement} */ weights: q("[data-weights-select]"),
   /** @type {HTMLButtonElement} */ restart: q("[data-restart]"),
   /** @type {HTMLInputElement} */ body: q("#drive [data-body]"),
+  /** @type {HTMLInputElement} */ bones: q("#drive [data-bones]"),
   rig: /** @type {HTMLSelectElement | null} */ (document.querySelector("[data-rig-select]")),
   /** @type {HTMLInputElement} */ name: q("[data-record-name]"),
   /** @type {HTMLInputElement} */ footLock: q("[data-foot-lock]"),
@@ -341,6 +342,7 @@ function bind(root) {
     root.focus();
   });
   ui.body.addEventListener("change", () => page.skeleton?.showBody(ui.body.checked));
+  ui.bones.addEventListener("change", () => page.skeleton?.showBones(ui.bones.checked));
   ui.footLock.addEventListener("change", () => {
     if (page.session) page.session.lockFeet = ui.footLock.checked;
   });
@@ -368,6 +370,7 @@ async function init(root) {
   }, { drives: root.dataset.drivesUrl ?? "", drive: root.dataset.driveUrl ?? "", clip: root.dataset.clipUrl ?? "" });
   page.skeleton = new SkeletonView(restArrays(page.character));
   page.skeleton.showBody(ui.body.checked);
+  page.skeleton.showBones(ui.bones.checked);
   stage.scene.add(page.skeleton.group);
   bind(root);
   requestAnimationFrame(animate);

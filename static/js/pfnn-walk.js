@@ -267,7 +267,7 @@ function play(player, generation, arrays) {
   }
   const skeleton = new SkeletonView(arrays);
   state.skeleton = skeleton;
-  skeleton.showBody(player.bodyShown);
+  player.dress(skeleton);
   player.stage.scene.add(skeleton.group);
   state.hips = travellingRoot(arrays);
   const playback = player.setClock(arrays.frames, arrays.fps); // walks of one clip share the rate
@@ -320,6 +320,7 @@ function init(root) {
     canvases: [ui.canvas],
     onFrame: showFrame,
     onBody: (visible) => state.skeleton?.showBody(visible),
+    onBones: (visible) => state.skeleton?.showBones(visible),
     onResize: () => state.editor?.resize(),
   });
   state.player = player;

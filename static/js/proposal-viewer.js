@@ -182,8 +182,9 @@ async function initPlayer(config, source, root) {
     canvases: [ui.canvas],
     onFrame: showFrame,
     onBody: (visible) => view.showBody(visible),
+    onBones: (visible) => view.showBones(visible),
   });
-  const view = new SkeletonView(arrays, { color: 0x2f6fde });
+  const view = player.dress(new SkeletonView(arrays));
   player.stage.scene.add(view.group);
   const markers = new JointMarkers(view, arrays.names ?? []);
   player.stage.scene.add(markers.group);

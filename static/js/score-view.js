@@ -195,7 +195,7 @@ function showAnimation(player, arrays, footprints) {
   state.prints = null;
   const skeleton = new SkeletonView(arrays);
   state.skeleton = skeleton;
-  skeleton.showBody(player.bodyShown);
+  player.dress(skeleton);
   player.stage.scene.add(skeleton.group);
   state.hips = travellingRoot(arrays);
   if (footprints) {
@@ -317,6 +317,7 @@ function init(root) {
     onFrame: showFrame,
     extraKeys: SCORE_KEYS,
     onBody: (visible) => state.skeleton?.showBody(visible),
+    onBones: (visible) => state.skeleton?.showBones(visible),
     onResize: () => state.staff?.render(),
   });
   state.player = player;

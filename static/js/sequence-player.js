@@ -147,12 +147,13 @@ async function init(element) {
       player.controls?.show(` · ${part}`);
     },
     onBody: (visible) => view?.showBody(visible),
+    onBones: (visible) => view?.showBones(visible),
   });
   player.aimAtOrigin("follow");
   player.start();
   const arrays = await getJson(source.url);
   view = new SkeletonView(arrays);
-  view.showBody(player.bodyShown);
+  player.dress(view);
   player.stage.scene.add(view.group);
   hips = travellingRoot(arrays);
   const playback = player.setClock(arrays.frames, arrays.fps);

@@ -93,7 +93,7 @@ async function choose(player, index, method) {
     old.view.dispose();
   }
   const view = new SkeletonView(arrays, { color: COLORS[index] });
-  view.showBody(player.bodyShown);
+  player.dress(view);
   state.sides[index] = {
     method, arrays, view, hips: travellingRoot(arrays), layout: sources[method].layout,
   };
@@ -242,6 +242,9 @@ async function init(root) {
     extraKeys: { t: switchSides },
     onBody: (visible) => {
       for (const side of state.sides) side?.view.showBody(visible);
+    },
+    onBones: (visible) => {
+      for (const side of state.sides) side?.view.showBones(visible);
     },
     isShown: (i) => i === 0 || state.mode === "side",
   });

@@ -71,11 +71,12 @@ def test_the_player_draws_the_skeleton_and_frames_change(
     errors: list[str] = []
     page = _clip_page(browser, live_server.url, processed_clip, errors)
     page.wait_for_selector("#viewer[data-ready=true]", timeout=20_000)
+    page.wait_for_selector("#viewer[data-body-kind=mannequin]", timeout=20_000)
     status = page.locator("[data-viewer-status]").inner_text()
     assert status == "20 joints (+ 5 end sites) · 182 frames at 60.00 fps", status
     page.wait_for_timeout(200)
     first = page.evaluate(CANVAS_PROBE)
-    assert first["width"] > 300 and first["blue"] > 200, first  # bones and joints drawn
+    assert first["width"] > 300 and first["blue"] > 200, first  # the body drawn
 
     page.locator("#viewer").focus()
     for _ in range(30):
@@ -86,13 +87,13 @@ def test_the_player_draws_the_skeleton_and_frames_change(
     assert later["hash"] != first["hash"] and later["blue"] > 200
     screenshot(page, "player", "#viewer")
 
-    page.check("input[data-body]")  # capsules along the bones
-    page.wait_for_selector("#viewer[data-body-shown=true]")
+    page.uncheck("input[data-body]")  # the bones alone, where the body was
+    page.wait_for_selector("#viewer[data-body-shown=false]")
     page.wait_for_timeout(200)
-    body = page.evaluate(CANVAS_PROBE)
-    assert body["blue"] > 2 * later["blue"], (body, later)
-    screenshot(page, "player-body", "#viewer")
-    page.uncheck("input[data-body]")
+    bones = page.evaluate(CANVAS_PROBE)
+    assert later["blue"] > 2 * bones["blue"] > 200, (bones, later)  # a body covers more
+    screenshot(page, "player-bones", "#viewer")
+    page.check("input[data-body]")
     page.wait_for_timeout(200)
     assert page.evaluate(CANVAS_PROBE)["hash"] == later["hash"]
     page.locator("#viewer").focus()

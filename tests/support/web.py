@@ -296,3 +296,22 @@ def animated_score(*, project: Project, user: Any, name: str, data: bytes) -> Sc
     if run is not None and run.status == Status.QUEUED:
         pipeline.execute(run_id=run.pk)
     return Score.objects.select_related("project", "clip", "created_by").get(pk=score.pk)
+
+
+@cache
+def character_glb() -> bytes:
+    """The suite's own character: the canonical skeleton's mannequin as a GLB (a skinned
+    humanoid made here, no third-party file)."""
+    from motioncore.character.glb import rest_glb_bytes
+    from motioncore.character.mannequin import mannequin
+    from motioncore.skeleton import canonical
+
+    skeleton = canonical.skeleton()
+    return rest_glb_bytes(skeleton, mannequin(skeleton))
+
+
+def finish_character(project: Project, user: Any) -> Any:
+    """:func:`character_glb` uploaded to ``project`` by ``user`` (an editor)."""
+    from webapp.characters.services import character_create
+
+    return character_create(project=project, user=user, name="hero.glb", data=character_glb())

@@ -25,7 +25,9 @@ from support.web import (
     SAMPLES,
     animated_score,
     attach_features,
+    character_glb,
     client_for,
+    finish_character,
     finish_drive,
     finish_generation,
     finish_proposal,
@@ -36,6 +38,8 @@ from support.web import (
     make_user,
 )
 from webapp.api import urls as api_urls
+from webapp.characters.models import Character
+from webapp.characters.selectors import CHARACTER_DOWNLOADS, ON_CHARACTER_DOWNLOADS
 from webapp.clips.models import Clip
 from webapp.clips.selectors import DOWNLOADS
 from webapp.clips.services import clip_upload_create
@@ -261,6 +265,52 @@ ENDPOINTS = [
         cells(200, 200, 403, 403, 404),
         {"score": json.loads(SCORE.read_text())},
     ),
+    Endpoint("characters list", "get", "/api/v1/projects/{project}/characters/", READ),
+    Endpoint(
+        "characters upload",
+        "post",
+        "/api/v1/projects/{project}/characters/",
+        EDIT,
+        multipart=True,
+        upload_name="hero.glb",
+    ),
+    Endpoint("character detail", "get", "/api/v1/characters/{character}/", READ),
+    Endpoint(
+        "character delete",
+        "delete",
+        "/api/v1/characters/{character}/",
+        cells(204, 204, 403, 403, 404),
+    ),
+    *(
+        Endpoint(
+            f"download character {name}",
+            "get",
+            f"/api/v1/characters/{{character}}/download/{name}/",
+            READ,
+        )
+        for name in CHARACTER_DOWNLOADS
+    ),
+    *(
+        Endpoint(
+            f"clip on character {name}",
+            "get",
+            f"/api/v1/characters/{{character}}/clips/{{clip}}/download/{name}/",
+            READ,
+        )
+        for name in ON_CHARACTER_DOWNLOADS
+    ),
+    Endpoint(
+        "mannequin",
+        "post",
+        "/api/v1/mannequins/",
+        ANY_USER,
+        {
+            "names": ["hips", "knee", "foot"],
+            "parents": [-1, 0, 1],
+            "offsets": [0, 1, 0, 0, -0.45, 0, 0, -0.45, 0],
+            "end_site": [False, False, True],
+        },
+    ),
     Endpoint("score versions", "get", "/api/v1/scores/{score}/versions/", READ),
     Endpoint(
         "score version save",
@@ -377,6 +427,7 @@ class World:
     drive: Drive
     training: Training
     sequence: Sequence
+    character: Character
 
     def ids(self) -> dict[str, int]:
         return {
@@ -392,6 +443,7 @@ class World:
             "drive": self.drive.pk,
             "training": self.training.pk,
             "sequence": self.sequence.pk,
+            "character": self.character.pk,
         }
 
 
@@ -430,6 +482,7 @@ def build_world(project: Project, editor: AbstractUser, data: bytes) -> World:
         drive,
         training,
         finish_sequence([clip, clip]),
+        finish_character(project, uploader),
     )
 
 
@@ -438,6 +491,8 @@ def call(user: AbstractUser | None, endpoint: Endpoint, ids: dict[str, int], upl
     url = endpoint.url.format(**ids)
     if endpoint.multipart:
         data = SCORE.read_bytes() if endpoint.upload_name.endswith(".json") else upload
+        if endpoint.upload_name.endswith(".glb"):
+            data = character_glb()
         file = SimpleUploadedFile(
             endpoint.upload_name, data, content_type="application/octet-stream"
         )

@@ -28,6 +28,7 @@ from support.web import (
     SAMPLES,
     animated_score,
     attach_features,
+    finish_character,
     finish_drive,
     finish_generation,
     finish_proposal,
@@ -88,6 +89,13 @@ OPERATIONS = {
     ("GET", "/api/v1/scores/{score_id}/"),
     ("GET", "/api/v1/scores/{score_id}/download/{kind}/"),
     ("POST", "/api/v1/scores/{score_id}/preview/"),
+    ("POST", "/api/v1/mannequins/"),
+    ("GET", "/api/v1/projects/{project_id}/characters/"),
+    ("POST", "/api/v1/projects/{project_id}/characters/"),
+    ("GET", "/api/v1/characters/{character_id}/"),
+    ("DELETE", "/api/v1/characters/{character_id}/"),
+    ("GET", "/api/v1/characters/{character_id}/download/{kind}/"),
+    ("GET", "/api/v1/characters/{character_id}/clips/{clip_id}/download/{kind}/"),
     ("GET", "/api/v1/scores/{score_id}/versions/"),
     ("POST", "/api/v1/scores/{score_id}/versions/"),
     ("POST", "/api/v1/projects/{project_id}/scores/from-template/"),
@@ -117,6 +125,7 @@ CREATING = {(method, path) for method, path in OPERATIONS if method == "POST"} -
     ("POST", "/api/v1/auth/token/rotate/"),
     ("POST", "/api/v1/auth/logout-everywhere/"),
     ("POST", "/api/v1/scores/{score_id}/preview/"),  # animates an edit; stores nothing
+    ("POST", "/api/v1/mannequins/"),  # makes a body from a skeleton; stores nothing
 }
 
 
@@ -214,6 +223,7 @@ def api_schema(wsgi_app: WSGIHandler, project: Project, clip: Clip) -> Any:
         "sequence_id": finish_sequence([clip, clip]).pk,
         "generation_id": finish_generation(clip).pk,
         "drive_id": finish_drive(clip).pk,
+        "character_id": finish_character(project, clip.uploaded_by).pk,
         "training_id": finish_training(clip).pk,
         "score_id": animated_score(
             project=project,

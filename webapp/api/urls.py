@@ -1,7 +1,8 @@
 """REST API routes under /api/v1/ (``docs/api-contract.md``): the URL root.
 
 Each app brings its endpoints in its ``api`` module (accounts, projects, clips,
-runs, transitions, sequences, pfnn, motornerve, laban, reviews, webhooks). Any other
+runs, transitions, sequences, pfnn, motornerve, laban, reviews, webhooks,
+characters). Any other
 path under /api/v1/ answers a JSON 404.
 """
 
@@ -26,6 +27,7 @@ APPS = (
     "webapp.laban.editing_api",
     "webapp.reviews.api",
     "webapp.webhooks.api",
+    "webapp.characters.api",
 )
 
 urlpatterns: list[URLPattern | URLResolver] = [path("", include(module)) for module in APPS]

@@ -5,7 +5,9 @@ A result's GLB is made from its stored BVH when it is asked for (nothing more is
 stored): a download name ending in ``.glb`` names the BVH artifact it is made from in
 its app's downloads table (``"cleaned.glb"`` → the cleaned BVH). The BVH is read as an
 upload is (unit and up axis guessed from the body); the GLB is the mannequin in the
-clip's rest pose with one animation of every frame. Bounded by
+clip's rest pose (less the bones that are translations, such as a carrier root's:
+:func:`motioncore.character.bones.translated_bones`) with one animation of every frame.
+Bounded by
 ``KINETOGRAPH_GLB_MAX_SAMPLES`` (frames × joints): past it, 413 naming the setting.
 """
 
@@ -14,6 +16,7 @@ from __future__ import annotations
 from django.conf import settings
 
 from motioncore import bvh
+from motioncore.character.bones import translated_bones
 from motioncore.character.glb import glb_bytes
 from motioncore.character.mannequin import mannequin
 from motioncore.errors import MotionCoreError
@@ -47,7 +50,8 @@ def glb_download(motion: Download, filename: str) -> Download:
             setting="KINETOGRAPH_GLB_MAX_SAMPLES",
         )
     try:
-        made = glb_bytes(clip, mannequin(clip.skeleton), name=filename.rsplit(".", 1)[0])
+        body = mannequin(clip.skeleton, skip=translated_bones(clip))
+        made = glb_bytes(clip, body, name=filename.rsplit(".", 1)[0])
     except ValueError as error:  # a skeleton with no bone to make a mannequin of
         raise ServiceError(f"No mannequin for this motion: {error}", code="no_mannequin") from error
     return Download(made, filename, GLB_CONTENT_TYPE)

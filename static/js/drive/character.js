@@ -178,5 +178,6 @@ export function restArrays(skeleton) {
     parents: skeleton.parents,
     end_site: skeleton.end_site,
     names: skeleton.names,
+    offsets: skeleton.offsets.flat(),
   };
 }

@@ -14,6 +14,8 @@
  * @property {number[]} parents [joints] parent joint, -1 for roots
  * @property {boolean[]} [end_site] [joints] whether each joint is an end site
  * @property {string[]} [names] [joints] joint names
+ * @property {ArrayLike<number>} [offsets] flat [joints × 3] rest offsets from the parent, metres
+ * @property {ArrayLike<number>} [rotations_xyzw] flat [frames × joints × 4] local rotations (x, y, z, w)
  * @property {number} [start_s] where this motion starts in the raw take, seconds
  * @property {number} [stride] clip frames per frame held here (absent: 1)
  * @property {import("./levels.js").FullRateFile} [full] the full-rate file (when stride > 1)

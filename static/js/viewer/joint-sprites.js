@@ -13,7 +13,8 @@ attribute float radius;
 uniform float pixelsPerUnit;
 void main() {
   vec4 eye = modelViewMatrix * vec4(position, 1.0);
-  gl_PointSize = max(2.0, 2.0 * radius * pixelsPerUnit / max(-eye.z, 1e-3));
+  // a joint of radius 0 is not drawn (a carrier root: skeleton-view.js)
+  gl_PointSize = radius > 0.0 ? max(2.0, 2.0 * radius * pixelsPerUnit / max(-eye.z, 1e-3)) : 0.0;
   gl_Position = projectionMatrix * eye;
 }`;
 

@@ -1,8 +1,8 @@
 // @ts-check
 // The 3-D player every page with a skeleton shares: its stage or stages (stage.js), the
 // playback clock with its widgets and keys (playback.js, controls.js), the animation
-// loop, resizing, the camera presets ([data-preset] buttons) and the body checkbox
-// ([data-body]). A page script builds one (construct), gives it a clock once it knows
+// loop, resizing, the camera presets ([data-preset] buttons), the body checkbox
+// ([data-body], ticked by default: the mannequin) and the bones overlay's ([data-bones]). A page script builds one (construct), gives it a clock once it knows
 // its clip's frames (setClock), draws its own frame in `onFrame`, and may end it
 // (dispose); `update(dt)` is one step of the loop.
 //
@@ -27,6 +27,7 @@ import { Stage } from "./stage.js";
  *   (after every change of the clock)
  * @property {Record<string, () => void>} [extraKeys] the page's own keys (controls.js)
  * @property {(visible: boolean) => void} [onBody] the body checkbox was changed
+ * @property {(visible: boolean) => void} [onBones] the bones checkbox was changed
  * @property {() => void} [onResize] after the stages were resized (window resize)
  * @property {(index: number) => boolean} [isShown] whether stage `index` is drawn
  *   (default: every stage)
@@ -43,7 +44,7 @@ export class Player {
    * @param {HTMLElement} root the player (focusable: its keys; data-frame, data-body-shown)
    * @param {PlayerOptions} options
    */
-  constructor(root, { canvases, onFrame = noop, extraKeys = {}, onBody = noop, onResize = noop, isShown }) {
+  constructor(root, { canvases, onFrame = noop, extraKeys = {}, onBody = noop, onBones = noop, onResize = noop, isShown }) {
     this.root = root;
     this.stages = canvases.map((canvas) => new Stage(canvas));
     this.stage = this.stages[0];
@@ -56,11 +57,13 @@ export class Player {
     this.request = 0;
     this.listening = new AbortController();
     this.bodyBox = /** @type {HTMLInputElement | null} */ (root.querySelector("[data-body]"));
-    this.bind(onBody);
+    this.bonesBox = /** @type {HTMLInputElement | null} */ (root.querySelector("[data-bones]"));
+    root.dataset.bodyShown = String(this.bodyShown);
+    this.bind(onBody, onBones);
   }
 
-  /** Camera presets, the body checkbox and window resizes. */
-  bind(/** @type {(visible: boolean) => void} */ onBody) {
+  /** Camera presets, the body and bones checkboxes and window resizes. */
+  bind(/** @type {(visible: boolean) => void} */ onBody, /** @type {(visible: boolean) => void} */ onBones) {
     const { signal } = this.listening;
     for (const button of all(this.root, "[data-preset]")) {
       button.addEventListener("click", () => {
@@ -72,12 +75,34 @@ export class Player {
       onBody(box.checked);
       this.root.dataset.bodyShown = String(box.checked);
     }, { signal });
+    const bones = this.bonesBox;
+    bones?.addEventListener("change", () => onBones(bones.checked), { signal });
     window.addEventListener("resize", () => this.resize(), { signal });
   }
 
   /** Whether the body checkbox is ticked (false without one). */
   get bodyShown() {
     return Boolean(this.bodyBox?.checked);
+  }
+
+  /** Whether the bones checkbox is ticked (false without one). */
+  get bonesShown() {
+    return Boolean(this.bonesBox?.checked);
+  }
+
+  /**
+   * Draw `view` as the checkboxes say (body, bones overlay); `view` itself. Once its
+   * body is built the player says which it is (data-body-kind: "mannequin", or
+   * "capsules" where the server could make no mannequin).
+   * @param {import("./skeleton-view.js").SkeletonView} view
+   */
+  dress(view) {
+    view.showBody(this.bodyShown).then(() => {
+      const kind = view.group.userData.body;
+      if (kind && !this.root.dataset.bodyKind) this.root.dataset.bodyKind = kind;
+    });
+    view.showBones(this.bonesShown);
+    return view;
   }
 
   /**

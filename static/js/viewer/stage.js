@@ -1,17 +1,28 @@
 // @ts-check
-// The 3-D stage: renderer, camera, lights, a metre grid with labels, orbit controls and
+// The 3-D stage: renderer, camera, lights, a ground plane with a metre grid and its
+// labels (standing on the floor, as large on the screen near or far, those near the
+// point looked at), orbit controls and
 // camera presets (front, side, top, follow the root). Y is up, metres.
 
 import * as THREE from "three";
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
 import { context2d } from "../dom.js";
 
-const GRID_HALF_M = 10;
+const GRID_HALF_M = 30;
+/** Labels further than this from the point looked at (metres, on the floor) are not
+ * drawn: at a constant screen size, far ones would pile up at the horizon. */
+const LABEL_RADIUS_M = 7;
+/** Metres between two labels of the grid. */
+const LABEL_STEP_M = 2;
+/** A label's height as a share of the canvas's (sizeAttenuation off: the same near or far). */
+const LABEL_SCREEN_SHARE = 0.022;
 const DISTANCE_M = 4.5;
-/** Camera offset from the point it looks at, per preset: front (+Z), side (+X), top, follow. */
+/** Camera offset from the point it looks at, per preset: front (+Z), side (+X), top,
+ * follow. Front and side look down a little from above head height (the floor and the
+ * feet in view, the labels far below the character). */
 const PRESETS = new Map([
-  ["front", new THREE.Vector3(0, 0.4, DISTANCE_M)],
-  ["side", new THREE.Vector3(DISTANCE_M, 0.4, 0)],
+  ["front", new THREE.Vector3(0, 1.0, DISTANCE_M)],
+  ["side", new THREE.Vector3(DISTANCE_M, 1.0, 0)],
   ["top", new THREE.Vector3(0, DISTANCE_M * 1.6, 0.01)],
   ["follow", new THREE.Vector3(DISTANCE_M * 0.6, 0.8, DISTANCE_M * 0.8)],
 ]);
@@ -33,8 +44,10 @@ function label(text) {
   context.textBaseline = "middle";
   context.fillText(text, 48, 16);
   const texture = new THREE.CanvasTexture(canvas);
-  const sprite = new THREE.Sprite(new THREE.SpriteMaterial({ map: texture, depthWrite: false }));
-  sprite.scale.set(0.6, 0.2, 1);
+  const material = new THREE.SpriteMaterial({ map: texture, depthWrite: false, sizeAttenuation: false });
+  const sprite = new THREE.Sprite(material);
+  sprite.center.set(0.5, 0); // standing on its point of the floor
+  sprite.scale.set(3 * LABEL_SCREEN_SHARE, LABEL_SCREEN_SHARE, 1);
   return sprite;
 }
 
@@ -68,6 +81,8 @@ export class Stage {
     container.appendChild(this.renderer.domElement);
     this.scene = new THREE.Scene();
     this.scene.background = new THREE.Color(0xf4f6f9);
+    // the floor fades into the background far away (no moiré of grid lines at the horizon)
+    this.scene.fog = new THREE.Fog(0xf4f6f9, 12, 30);
     this.camera = new THREE.PerspectiveCamera(40, 1, 0.05, 200);
     this.controls = new OrbitControls(this.camera, this.renderer.domElement);
     this.controls.enableDamping = true;
@@ -75,6 +90,8 @@ export class Stage {
     const sun = new THREE.DirectionalLight(0xffffff, 1.4);
     sun.position.set(3, 6, 4);
     this.scene.add(sun);
+    /** @type {THREE.Sprite[]} the grid's labels */
+    this.labels = [];
     this.grid = this.makeGrid();
     this.scene.add(this.grid);
     this.follow = false;
@@ -84,24 +101,40 @@ export class Stage {
     this.resize();
   }
 
-  /** 1 m grid cells, 5 m lines darker, labels every metre along X and Z. */
+  /** A ground plane, 1 m grid cells, labels every LABEL_STEP_M along X and Z. */
   makeGrid() {
     const group = new THREE.Group();
     group.name = "ground";
     const size = 2 * GRID_HALF_M;
-    group.add(new THREE.GridHelper(size, size, 0x9aa3b1, 0xd5dae1));
+    const plane = new THREE.Mesh(
+      new THREE.PlaneGeometry(size, size).rotateX(-Math.PI / 2),
+      // pushed back in depth: the grid's lines on it never lose to it
+      new THREE.MeshBasicMaterial({ color: 0xe8ebf0, polygonOffset: true, polygonOffsetFactor: 2, polygonOffsetUnits: 2 }),
+    );
+    plane.position.y = -0.003;
+    plane.name = "floor";
+    group.add(plane, new THREE.GridHelper(size, size, 0x8f99a8, 0xc3c9d3));
     // X marks along the front edge of the origin cell, Z marks down a column 1.5 m to
     // the left: clear of a character walking through the origin along Z.
-    for (let m = -GRID_HALF_M + 1; m < GRID_HALF_M; m += 1) {
+    for (let m = -GRID_HALF_M + LABEL_STEP_M; m < GRID_HALF_M; m += LABEL_STEP_M) {
       const x = label(`x ${m} m`);
       x.position.set(m, 0.01, 0.3);
-      group.add(x);
+      this.labels.push(x);
       if (m === 0) continue;
       const z = label(`z ${m} m`);
       z.position.set(-1.5, 0.01, m);
-      group.add(z);
+      this.labels.push(z);
     }
+    group.add(...this.labels);
     return group;
+  }
+
+  /** Only the labels within LABEL_RADIUS_M of the point looked at are drawn. */
+  showNearLabels() {
+    const { x, z } = this.controls.target;
+    for (const sprite of this.labels) {
+      sprite.visible = Math.hypot(sprite.position.x - x, sprite.position.z - z) < LABEL_RADIUS_M;
+    }
   }
 
   /**
@@ -141,6 +174,7 @@ export class Stage {
 
   render() {
     this.controls.update();
+    this.showNearLabels();
     if (this.follow) this.offset.copy(this.camera.position).sub(this.controls.target);
     this.renderer.render(this.scene, this.camera);
   }

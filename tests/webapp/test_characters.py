@@ -1,0 +1,176 @@
+"""Characters through the API (webapp.characters): a skinned humanoid glTF uploads with
+its report, lists, downloads its body (valid glTF), shows a clip of its project on it
+(viewer arrays on its joints, a BVH, a GLB that passes the Khronos validator) and
+deletes with its files; a bad file is refused by name with nothing stored."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pygltflib
+import pytest
+from django.contrib.auth.models import AbstractUser
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from motioncore import bvh
+from motioncore.character.glb import rest_glb_bytes
+from motioncore.character.mannequin import mannequin
+from motioncore.clip import Skeleton
+from motioncore.skeleton import canonical
+from support.three_node import gltf_issues, issue_lines
+from support.web import client_for, finish_run
+from webapp.characters.models import Character
+from webapp.clips.models import Clip
+from webapp.projects.models import Membership, Project, Role
+
+
+def _character_glb() -> bytes:
+    """The suite's own character: the canonical skeleton's mannequin as a GLB."""
+    skeleton = canonical.skeleton()
+    return rest_glb_bytes(skeleton, mannequin(skeleton))
+
+
+def _upload(
+    user: AbstractUser, project: Project, data: bytes, name: str = "hero.glb", **extra: Any
+) -> Any:
+    file = SimpleUploadedFile(name, data, content_type="model/gltf-binary")
+    return client_for(user).post(
+        f"/api/v1/projects/{project.pk}/characters/", {"file": file, **extra}, format="multipart"
+    )
+
+
+def _stored(media_root: Path) -> list[Path]:
+    return [p for p in media_root.rglob("*") if p.is_file() and "characters" in p.parts]
+
+
+def test_a_character_uploads_with_its_report_and_plays_a_clip(
+    members: dict[str, AbstractUser], project: Project, clip: Clip, media_root: Path, tmp_path: Path
+) -> None:
+    finish_run(clip)
+    response = _upload(members["editor"], project, _character_glb())
+    assert response.status_code == 201, response.content[:400]
+    body = response.json()
+    report = body["report"]
+    assert report["joints"] == canonical.skeleton().num_joints
+    assert report["roles"]["is_humanoid"] and report["up_axis"]["standing"]
+    assert 1.0 < report["height_m"] < 2.2 and report["rest_pose"] in {
+        "T-pose",
+        "A-pose",
+        "arms down",
+    }
+    viewer = client_for(members["viewer"])
+    assert [
+        c["id"] for c in viewer.get(f"/api/v1/projects/{project.pk}/characters/").json()["results"]
+    ] == [body["id"]]
+
+    made = viewer.get(body["downloads"]["body.glb"])
+    assert made.status_code == 200 and made["Content-Type"] == "model/gltf-binary"
+    path = tmp_path / "body.glb"
+    path.write_bytes(b"".join(made.streaming_content))
+    issues = gltf_issues(path)
+    assert (issues["numErrors"], issues["numWarnings"]) == (0, 0), issue_lines(issues)
+
+    base = f"/api/v1/characters/{body['id']}/clips/{clip.pk}/download"
+    arrays = json.loads(viewer.get(f"{base}/viewer.json/").content)
+    assert arrays["names"] == list(canonical.skeleton().names)
+    positions = np.asarray(arrays["positions"]).reshape(arrays["frames"], arrays["joints"], 3)
+    assert np.isfinite(positions).all() and arrays["frames"] > 1
+    motion = bvh.load(viewer.get(f"{base}/motion.bvh/").content)
+    assert motion.skeleton.names == canonical.skeleton().names
+    glb = viewer.get(f"{base}/motion.glb/")
+    path.write_bytes(glb.content)
+    issues = gltf_issues(path)
+    assert (issues["numErrors"], issues["numWarnings"]) == (0, 0), issue_lines(issues)
+    assert len(pygltflib.GLTF2.load_from_bytes(glb.content).animations) == 1
+
+    again = _upload(members["editor"], project, _character_glb())  # the same bytes
+    assert again.status_code == 201 and again.json()["id"] == body["id"]
+    assert (
+        client_for(members["viewer"]).delete(f"/api/v1/characters/{body['id']}/").status_code == 403
+    )
+    assert (
+        client_for(members["editor"]).delete(f"/api/v1/characters/{body['id']}/").status_code == 204
+    )
+    assert not Character.objects.exists() and _stored(media_root) == []
+
+
+def _chain(joints: int) -> bytes:
+    """A GLB of a chain of ``joints`` joints (not a humanoid, and long)."""
+    names = tuple(f"j{i}" for i in range(joints))
+    skeleton = Skeleton(
+        names=names,
+        parents=np.arange(-1, joints - 1),
+        offsets=np.tile([0.0, 0.05, 0.0], (joints, 1)),
+        channels=tuple(("Zrotation",) for _ in names),
+        kinds=("ROOT", *("JOINT",) * (joints - 1)),
+    )
+    return rest_glb_bytes(skeleton, mannequin(skeleton))
+
+
+def _no_skin() -> bytes:
+    gltf = pygltflib.GLTF2.load_from_bytes(_character_glb())
+    gltf.skins = []
+    for node in gltf.nodes:
+        node.skin = None
+    return b"".join(gltf.save_to_bytes())
+
+
+def _separate_buffer() -> bytes:
+    document = json.loads(pygltflib.GLTF2.load_from_bytes(_character_glb()).to_json())
+    document["buffers"][0]["uri"] = "https://example.com/body.bin"
+    return json.dumps(document).encode()
+
+
+@pytest.mark.parametrize(
+    ("data", "name", "status", "named"),
+    [
+        (b"HIERARCHY\nROOT Hips\n", "hero.glb", 400, "not a glTF"),
+        (_no_skin(), "hero.glb", 400, "no skin"),
+        (_separate_buffer(), "hero.gltf", 400, "separate file 'https://example.com/body.bin'"),
+        (_chain(4), "hero.glb", 400, "not a humanoid"),
+        (_chain(300), "hero.glb", 400, "300 joints"),
+        (_character_glb(), "hero.fbx", 400, "not a .glb or .gltf"),
+    ],
+    ids=["not gltf", "no skin", "external buffer", "not humanoid", "too many joints", "fbx"],
+)
+def test_a_bad_file_is_refused_by_name_and_nothing_is_stored(
+    members: dict[str, AbstractUser],
+    project: Project,
+    media_root: Path,
+    data: bytes,
+    name: str,
+    status: int,
+    named: str,
+) -> None:
+    response = _upload(members["editor"], project, data, name)
+    assert response.status_code == status, response.content[:300]
+    assert named in response.json()["error"]["message"]
+    assert not Character.objects.exists() and _stored(media_root) == []
+
+
+def test_a_file_over_the_limit_is_413(
+    members: dict[str, AbstractUser], project: Project, media_root: Path, settings: Any
+) -> None:
+    settings.CHARACTER_MAX_BYTES = 2048
+    response = _upload(members["editor"], project, _character_glb())
+    assert response.status_code == 413
+    assert not Character.objects.exists() and _stored(media_root) == []
+
+
+def test_a_clip_of_another_project_is_not_shown_on_the_character(
+    members: dict[str, AbstractUser], project: Project, clip: Clip, media_root: Path
+) -> None:
+    finish_run(clip)
+    character = _upload(members["editor"], project, _character_glb()).json()
+    other = Project.objects.create(name="Y")
+    Membership.objects.create(project=other, user=members["owner"], role=Role.OWNER)
+    clip.project = other
+    clip.save()
+    url = f"/api/v1/characters/{character['id']}/clips/{clip.pk}/download/viewer.json/"
+    response = client_for(members["owner"]).get(url)  # the owner sees both, yet
+    assert (
+        response.status_code == 404 and "character's project" in response.json()["error"]["message"]
+    )

@@ -1,0 +1,1 @@
+"""Characters: the bodies motion is shown on (the mannequin made from a skeleton)."""
