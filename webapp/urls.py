@@ -18,4 +18,5 @@ urlpatterns = [
     path("", include("webapp.motornerve.urls")),
     path("", include("webapp.laban.urls")),
     path("", include("webapp.reviews.urls")),
+    path("", include("webapp.characters.urls")),
 ]

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 from numpy.typing import NDArray
@@ -70,6 +71,11 @@ HEAD_DEFAULT_M = 0.1
 HEAD_MIN_M, HEAD_MAX_M = 0.07, 0.13
 RINGS, SEGMENTS = 10, 14
 """An ellipsoid's rings (pole to pole) and segments around."""
+SMALL_RADIUS_M = 0.025
+SMALL_RINGS, SMALL_SEGMENTS = 6, 8
+"""A part thinner than :data:`SMALL_RADIUS_M` (a finger, a toe) is a coarser ellipsoid:
+a hundred-joint rig's hands would otherwise hold half its vertices (under a CPU
+rasteriser, the difference between 30 and 60 frames a second)."""
 
 
 @dataclass(frozen=True)
@@ -112,7 +118,7 @@ def mannequin(
     """
     rest = fk.rest_positions(skeleton.offsets, skeleton.parents)
     sizes = _Sizes.of(skeleton, rest, roles if roles is not None else _inferred(skeleton))
-    parts: list[_Part] = []
+    parts: list[Part] = []
     thinnest: dict[int, float] = {}
     for joint, parent in enumerate(int(p) for p in skeleton.parents):
         if parent < 0:
@@ -147,7 +153,7 @@ def mannequin(
             parts.append(_sphere(rest[joint], sizes.joint_share(joint) * radius, joint))
     inverse_bind = np.tile(np.eye(4), (skeleton.num_joints, 1, 1))
     inverse_bind[:, :3, 3] = -rest
-    return _joined(parts, inverse_bind)
+    return joined(parts, inverse_bind)
 
 
 def _chain(skeleton: Skeleton, joint: int, ancestor: int) -> set[int]:
@@ -227,7 +233,11 @@ class _Sizes:
 
 
 @dataclass(frozen=True)
-class _Part:
+class Part:
+    """A piece of a skinned body: ``positions`` and ``normals`` ``[V, 3]``, ``triangles``
+    ``[T, 3]``, ``joints`` and ``weights`` ``[V, 4]`` (also the pieces of a user's
+    character, :mod:`motioncore.character.rig_mesh`)."""
+
     positions: FloatArray
     normals: FloatArray
     triangles: IntArray
@@ -235,22 +245,32 @@ class _Part:
     weights: FloatArray
 
 
-def _unit_sphere() -> tuple[FloatArray, IntArray]:
-    """``[V, 3]`` points of a UV sphere (poles on ±Z) and its triangles."""
-    theta = np.linspace(0.0, np.pi, RINGS + 1)
-    phi = np.linspace(0.0, 2.0 * np.pi, SEGMENTS, endpoint=False)
+def _unit_sphere(radius: float) -> tuple[FloatArray, IntArray]:
+    """``[V, 3]`` points of a UV sphere (poles on ±Z) and its triangles, as finely
+    divided as a part ``radius`` metres thick deserves."""
+    rings, segments = (
+        (RINGS, SEGMENTS) if radius >= SMALL_RADIUS_M else (SMALL_RINGS, SMALL_SEGMENTS)
+    )
+    return _uv_sphere(rings, segments)
+
+
+@cache
+def _uv_sphere(rings: int, segments: int) -> tuple[FloatArray, IntArray]:
+    theta = np.linspace(0.0, np.pi, rings + 1)
+    phi = np.linspace(0.0, 2.0 * np.pi, segments, endpoint=False)
     t, p = np.meshgrid(theta, phi, indexing="ij")
     points = np.stack([np.sin(t) * np.cos(p), np.sin(t) * np.sin(p), np.cos(t)], -1)
     points = points.reshape(-1, 3)
     tris = []
-    for r in range(RINGS):
-        for s in range(SEGMENTS):
-            a, b = r * SEGMENTS + s, r * SEGMENTS + (s + 1) % SEGMENTS
-            c, d = a + SEGMENTS, b + SEGMENTS
+    for r in range(rings):
+        for s in range(segments):
+            a, b = r * segments + s, r * segments + (s + 1) % segments
+            c, d = a + segments, b + segments
             if r > 0:
                 tris.append((a, c, b))
-            if r < RINGS - 1:
+            if r < rings - 1:
                 tris.append((b, c, d))
+    points.flags.writeable = False
     return points, np.asarray(tris, dtype=np.int64)
 
 
@@ -272,11 +292,11 @@ def _limb(
     grand: int,
     *,
     blend_end: bool = True,
-) -> _Part:
+) -> Part:
     """The ellipsoid of the bone ``start`` → ``end`` (rest positions), moved by ``parent``,
     blending into ``joint`` at its end (unless ``blend_end`` is false) and into
     ``grand`` (when there is one, ``-1`` for none) at its start."""
-    unit, tris = _unit_sphere()
+    unit, tris = _unit_sphere(radius)
     length = float(np.linalg.norm(end - start))
     half = length * (0.5 + OVERLAP_SHARE)
     axes = np.array([radius, radius, half])
@@ -291,16 +311,16 @@ def _limb(
     weights = np.zeros((len(unit), 4))
     joints[:, 0], joints[:, 1], joints[:, 2] = parent, joint, max(grand, 0)
     weights[:, 0], weights[:, 1], weights[:, 2] = 1.0 - to_end - to_start, to_end, to_start
-    return _Part(positions, normals, tris, joints, weights)
+    return Part(positions, normals, tris, joints, weights)
 
 
-def _sphere(centre: FloatArray, radius: float, joint: int) -> _Part:
-    unit, tris = _unit_sphere()
+def _sphere(centre: FloatArray, radius: float, joint: int) -> Part:
+    unit, tris = _unit_sphere(radius)
     joints = np.zeros((len(unit), 4), dtype=np.int64)
     joints[:, 0] = joint
     weights = np.zeros((len(unit), 4))
     weights[:, 0] = 1.0
-    return _Part(centre + radius * unit, unit.copy(), tris, joints, weights)
+    return Part(centre + radius * unit, unit.copy(), tris, joints, weights)
 
 
 def _smooth(x: FloatArray) -> FloatArray:
@@ -308,7 +328,8 @@ def _smooth(x: FloatArray) -> FloatArray:
     return np.asarray(t * t * (3.0 - 2.0 * t))
 
 
-def _joined(parts: list[_Part], inverse_bind: FloatArray) -> SkinnedMesh:
+def joined(parts: list[Part], inverse_bind: FloatArray) -> SkinnedMesh:
+    """One mesh of ``parts`` (triangles renumbered), skinned with ``inverse_bind``."""
     offsets = np.cumsum([0] + [len(p.positions) for p in parts[:-1]])
     return SkinnedMesh(
         positions=np.concatenate([p.positions for p in parts]),

@@ -38,8 +38,8 @@ from numpy.typing import NDArray
 
 from motioncore import quat
 from motioncore.character.gltf_read import Document, node_parents, read_document, world_matrices
-from motioncore.character.mannequin import SkinnedMesh
-from motioncore.character.rig_mesh import Part, joined, rigid_part, skinned_part
+from motioncore.character.mannequin import Part, SkinnedMesh, joined
+from motioncore.character.rig_mesh import rigid_part, skinned_part
 from motioncore.character.rig_report import rig_report
 from motioncore.clip import Clip, Skeleton
 from motioncore.errors import CharacterError, MotionCoreError
@@ -114,11 +114,15 @@ def read_rig(
     node_parent = _feet_on_legs(gltf, list(skin.joints), parents_of_node)
     order, parents = _joint_tree(list(skin.joints), node_parent)
     nodes = [skin.joints[i] for i in order]  # joint j of the skeleton is node nodes[j]
-    bind = _bind_pose(document, skin_index, world, parents_of_node)[
-        order
-    ]  # [J, 4, 4] each joint in the bind pose
+    rigid = _rigid_meshes(gltf, set(skin.joints), parents_of_node)
+    if rigid:  # the nodes' rest pose is the one pose the rigid meshes have
+        bind = world[nodes]
+    else:  # [J, 4, 4] each joint in the bind pose
+        bind = _bind_pose(document, skin_index, world, parents_of_node)[order]
     rest = bind[:, :3, 3]
-    mesh, warnings = _body(document, skin_index, nodes, bind, world, parents_of_node, limits)
+    mesh, warnings = _body(
+        document, skin_index, nodes, bind, world, parents_of_node, limits, at_rest=rigid
+    )
     mesh, lift = _on_the_floor(mesh)
     rest = rest + np.array([0.0, lift, 0.0])
     if abs(lift) > FLOOR_TOLERANCE_M:
@@ -209,6 +213,19 @@ def _on_the_floor(mesh: SkinnedMesh) -> tuple[SkinnedMesh, float]:
     inverse_bind = mesh.inverse_bind.copy()
     inverse_bind[:, 1, 3] -= lift
     return replace(mesh, positions=positions, inverse_bind=inverse_bind), lift
+
+
+def _rigid_meshes(gltf: Any, joints: set[int], node_parent: IntArray) -> bool:
+    """Whether a mesh without a skin hangs under a joint (a robot's plates)."""
+    for index, node in enumerate(gltf.nodes):
+        if node.mesh is None or node.skin is not None:
+            continue
+        up = index
+        while up >= 0:
+            if up in joints:
+                return True
+            up = int(node_parent[up])
+    return False
 
 
 def _main_skin(document: Document) -> int:
@@ -317,9 +334,13 @@ def _body(
     world: FloatArray,
     node_parent: IntArray,
     limits: RigLimits,
+    *,
+    at_rest: bool,
 ) -> tuple[SkinnedMesh, list[str]]:
-    """Every mesh of the skin, and every rigid mesh under a joint, in the bind pose
-    (``bind [J, 4, 4]``: each skeleton joint's; ``world [N, 4, 4]``: every node's at rest)."""
+    """Every mesh of the skin, and every rigid mesh under a joint, in the pose ``bind``
+    (``[J, 4, 4]``: each skeleton joint's; ``world [N, 4, 4]``: every node's at rest).
+    ``at_rest``: that pose is the nodes' rest pose, and skinned meshes are put in it as
+    the file's own skinning puts them (``Σ w · joint world · inverse bind``)."""
     gltf = document.gltf
     joint_of_node = {node: j for j, node in enumerate(nodes)}
     parts: list[Part] = []
@@ -340,6 +361,10 @@ def _body(
                 continue
             if node.skin in skins:
                 skinning, slots = skins[node.skin]  # per slot of that skin
+                if at_rest:
+                    skinning = world[list(gltf.skins[node.skin].joints)] @ _inverse_binds(
+                        document, node.skin
+                    )
                 parts.append(skinned_part(document, primitive, skinning, slots, warnings))
             elif node.skin is None:
                 joint = _joint_above(index, joint_of_node, node_parent)

@@ -1,20 +1,19 @@
 """The pieces of a character's body (:mod:`motioncore.character.rig`): each glTF
 triangle primitive put at rest in the world and skinned to the character's skeleton,
-and all of them joined into one :class:`~motioncore.character.mannequin.SkinnedMesh`.
+to be joined into one :class:`~motioncore.character.mannequin.SkinnedMesh`
+(:func:`~motioncore.character.mannequin.joined`).
 
 Conventions: ``V`` vertices, ``J`` joints; metres, Y up; at most four joints a vertex.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import pygltflib
 from numpy.typing import NDArray
 
 from motioncore.character.gltf_read import Document
-from motioncore.character.mannequin import SkinnedMesh
+from motioncore.character.mannequin import Part
 from motioncore.errors import CharacterError
 
 FloatArray = NDArray[np.float64]
@@ -22,15 +21,6 @@ IntArray = NDArray[np.int64]
 
 WEIGHT_SUM_TOLERANCE = 0.01
 """Weights whose sum is further than this from 1 are normalised, with a warning."""
-
-
-@dataclass(frozen=True)
-class Part:
-    positions: FloatArray  # [V, 3] at rest in the world
-    normals: FloatArray  # [V, 3] unit
-    triangles: IntArray  # [T, 3]
-    joints: IntArray  # [V, 4] skeleton joints
-    weights: FloatArray  # [V, 4], each row summing to 1
 
 
 def skinned_part(
@@ -83,19 +73,6 @@ def rigid_part(
     weights = np.zeros((len(positions), 4))
     weights[:, 0] = 1.0
     return Part(placed, _unit(normals, placed, triangles), triangles, joints, weights)
-
-
-def joined(parts: list[Part], inverse_bind: FloatArray) -> SkinnedMesh:
-    """One mesh of ``parts`` (triangles renumbered)."""
-    starts = np.cumsum([0, *(len(p.positions) for p in parts[:-1])])
-    return SkinnedMesh(
-        positions=np.concatenate([p.positions for p in parts]),
-        normals=np.concatenate([p.normals for p in parts]),
-        triangles=np.concatenate([p.triangles + s for p, s in zip(parts, starts, strict=True)]),
-        joints=np.concatenate([p.joints for p in parts]),
-        weights=np.concatenate([p.weights for p in parts]),
-        inverse_bind=inverse_bind,
-    )
 
 
 def _triangles(document: Document, primitive: pygltflib.Primitive, vertices: int) -> IntArray:

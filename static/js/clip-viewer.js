@@ -35,8 +35,8 @@ const state = {
   /** @type {{view: SkeletonView, motion: LeveledSkeleton, startS: number} | null} */ ghost: null,
   /** @type {CurvesPanel | null} */ panel: null,
   hips: 0,
-  /** @type {{view: SkeletonView, motion: LeveledSkeleton, hips: number} | null} the clip's own skeleton */ own: null,
-  /** @type {{view: SkeletonView, motion: LeveledSkeleton} | null} the clip on a character */ character: null,
+  /** @type {{view: SkeletonView, motion: LeveledSkeleton, hips: number, status: string} | null} the clip's own skeleton */ own: null,
+  /** @type {{view: SkeletonView, motion: LeveledSkeleton, status: string} | null} the clip on a character */ character: null,
 };
 
 /**
@@ -57,12 +57,14 @@ async function showOn(root, picked) {
   let shown = own;
   if (picked) {
     const view = player.dress(new SkeletonView(picked.arrays, {}, { bodyUrl: picked.bodyUrl }));
-    shown = { view, motion: new LeveledSkeleton(view, picked.arrays, ""), hips: travellingRoot(picked.arrays) };
+    const motion = new LeveledSkeleton(view, picked.arrays, "");
+    shown = { view, motion, hips: travellingRoot(picked.arrays), status: `on ${picked.name}: ${describe(picked.arrays)}` };
     state.character = shown;
     player.stage.scene.add(view.group);
     await view.showBody(player.bodyShown);
   }
   Object.assign(state, { skeleton: shown.view, motion: shown.motion, hips: shown.hips });
+  ui.status.textContent = shown.status;
   root.dataset.characterShown = picked ? String(picked.id) : "";
   if (player.playback) showFrame(player.playback);
 }
@@ -283,7 +285,7 @@ async function init(root) {
   state.skeleton = skeleton;
   state.motion = motion;
   state.hips = travellingRoot(arrays);
-  state.own = { view: skeleton, motion, hips: state.hips };
+  state.own = { view: skeleton, motion, hips: state.hips, status: describe(arrays) };
   player.stage.scene.add(skeleton.group);
   const playback = player.setClock(motion.level.frames, motion.level.fps);
   showFrame(playback);

@@ -1,7 +1,8 @@
 """The mannequin in the players (headless Chromium): the clip page draws the skinned
 body made from the clip's own skeleton by default, the bones overlay on demand, and with
 the default camera the character stays in frame over a 10 m walk; picking an uploaded
-character redraws the clip on it; the clip's GLB download opens in three.js' loader.
+character redraws the clip on it; the clip's GLB download opens in three.js' loader in
+the page, its skinned joints where motioncore's forward kinematics puts them (< 1 mm).
 
 What is measured is pixels: the body's pixels are those that change when the Body box
 is ticked at the same frame (the mannequin and its shadow), wherever they are.
@@ -19,7 +20,10 @@ import pytest
 from motioncore import bvh, fk
 from support.browser import (
     CANVAS_PROBE,
+    DIFFERENCE,
     SAMPLE_DIR,
+    SNAPSHOT,
+    body_pixels,
     log_in,
     processed_clip,
     quiet_pipeline,
@@ -33,30 +37,6 @@ BODY_PIXELS_MIN = 2500
 """Pixels a standing mannequin covers at least in the 1280 × 1100 page's player."""
 EDGE_PX = 4
 """The body's pixels keep this far from the canvas's edges: it is in frame, not cut."""
-
-SNAPSHOT = """(key) => {
-  const source = document.querySelector('#viewer canvas');
-  const copy = document.createElement('canvas');
-  copy.width = source.width; copy.height = source.height;
-  const context = copy.getContext('2d');
-  context.drawImage(source, 0, 0);
-  window[key] = context.getImageData(0, 0, copy.width, copy.height).data;
-}"""
-DIFFERENCE = """([a, b]) => {
-  const x = window[a], y = window[b];
-  const width = document.querySelector('#viewer canvas').width;
-  let count = 0, left = Infinity, right = -1, top = Infinity, bottom = -1;
-  for (let i = 0; i < x.length; i += 4) {
-    const d = Math.abs(x[i] - y[i]) + Math.abs(x[i + 1] - y[i + 1]) + Math.abs(x[i + 2] - y[i + 2]);
-    if (d < 24) continue;
-    count += 1;
-    const p = i / 4, px = p % width, py = Math.floor(p / width);
-    left = Math.min(left, px); right = Math.max(right, px);
-    top = Math.min(top, py); bottom = Math.max(bottom, py);
-  }
-  const height = x.length / 4 / width;
-  return {count, left, right, top, bottom, width, height};
-}"""
 
 
 def _long_walk(tmp_path: Path, metres: float = 10.0) -> Path:
@@ -116,25 +96,13 @@ def _player(browser: Any, base: str, clip: Any, errors: list[str]) -> Any:
     return page
 
 
-def _body(page: Any) -> dict[str, int]:
-    """The body's pixels at the frame shown: ticked against unticked (it stays ticked)."""
-    page.evaluate(SNAPSHOT, "withBody")
-    page.uncheck("input[data-body]")
-    page.wait_for_timeout(120)
-    page.evaluate(SNAPSHOT, "withoutBody")
-    page.check("input[data-body]")
-    page.wait_for_timeout(120)
-    found: dict[str, int] = page.evaluate(DIFFERENCE, ["withBody", "withoutBody"])
-    return found
-
-
 def test_the_mannequin_is_the_default_view_and_the_bones_an_overlay(
     live_server: Any, walk: Any, browser: Any
 ) -> None:
     errors: list[str] = []
     page = _player(browser, live_server.url, walk, errors)
     assert page.is_checked("input[data-body]") and not page.is_checked("input[data-bones]")
-    body = _body(page)
+    body = body_pixels(page)
     assert body["count"] > BODY_PIXELS_MIN, body
     assert page.evaluate(CANVAS_PROBE)["blue"] > BODY_PIXELS_MIN / 2  # the clip's colour, lighter
     screenshot(page, "mannequin", "#viewer")
@@ -156,7 +124,7 @@ def test_the_default_camera_keeps_a_10_m_walk_in_frame(
     for frame in (0, last // 3, (2 * last) // 3, last):
         set_range(page, "input[data-scrub]", frame)
         page.wait_for_timeout(150)
-        body = _body(page)
+        body = body_pixels(page)
         assert body["count"] > BODY_PIXELS_MIN, (frame, body)
         assert body["left"] >= EDGE_PX and body["right"] < body["width"] - EDGE_PX, (frame, body)
         assert body["top"] >= EDGE_PX and body["bottom"] < body["height"] - EDGE_PX, (frame, body)
@@ -181,7 +149,7 @@ def test_picking_a_character_redraws_the_clip_on_it(
     page.evaluate(SNAPSHOT, "onCharacter")
     changed = page.evaluate(DIFFERENCE, ["onMannequin", "onCharacter"])
     assert changed["count"] > BODY_PIXELS_MIN / 2, changed  # another body, drawn
-    assert _body(page)["count"] > BODY_PIXELS_MIN
+    assert body_pixels(page)["count"] > BODY_PIXELS_MIN
     assert "retargeted onto hero.glb" in page.locator("[data-character-status]").inner_text()
     screenshot(page, "character-picked", "#viewer")
     page.select_option("[data-character]", "")  # back to the mannequin
@@ -192,23 +160,43 @@ def test_picking_a_character_redraws_the_clip_on_it(
     assert errors == []
 
 
-LOAD_GLB = """async (url) => {
+LOAD_GLB = """async ([url, frames, fps]) => {
+  const { AnimationMixer, LoopOnce, Vector3 } = await import('three');
   const { GLTFLoader } = await import('three/addons/loaders/GLTFLoader.js');
   const response = await fetch(url, { credentials: 'same-origin' });
   const gltf = await new GLTFLoader().parseAsync(await response.arrayBuffer(), '');
-  let skinned = 0, bones = 0;
-  gltf.scene.traverse((o) => {
-    if (o.isSkinnedMesh) { skinned += 1; bones = o.skeleton.bones.length; }
-  });
-  const animations = gltf.animations.map((a) => a.duration);
-  return { status: response.status, skinned, bones, animations };
+  let skinned = null, count = 0;
+  gltf.scene.traverse((o) => { if (o.isSkinnedMesh) { skinned = o; count += 1; } });
+  const mixer = new AnimationMixer(gltf.scene);
+  const action = mixer.clipAction(gltf.animations[0]);
+  action.setLoop(LoopOnce, 1);
+  action.clampWhenFinished = true;
+  action.play();
+  const played = [];
+  for (const frame of frames) {
+    mixer.setTime(frame / fps);
+    gltf.scene.updateMatrixWorld(true);
+    played.push(skinned.skeleton.bones.map((b) => b.getWorldPosition(new Vector3()).toArray()));
+  }
+  const durations = gltf.animations.map((a) => a.duration);
+  return { status: response.status, skinned: count, played, durations };
 }"""
+MM = 0.001
 
 
-def test_the_glb_download_opens_in_the_loader(live_server: Any, walk: Any, browser: Any) -> None:
+def test_the_glb_download_opens_in_the_loader_where_fk_puts_the_joints(
+    live_server: Any, walk: Any, browser: Any
+) -> None:
     errors: list[str] = []
     page = _player(browser, live_server.url, walk, errors)
-    loaded = page.evaluate(LOAD_GLB, f"/api/v1/clips/{walk.pk}/download/cleaned.glb/")
-    assert loaded["status"] == 200 and loaded["skinned"] == 1 and loaded["bones"] == 25, loaded
-    assert loaded["animations"] == [pytest.approx(181 / 60, abs=0.02)]
+    cleaned = bvh.load(
+        page.request.get(f"{live_server.url}/api/v1/clips/{walk.pk}/download/cleaned.bvh/").body()
+    )
+    frames = [0, cleaned.num_frames // 3, (2 * cleaned.num_frames) // 3, cleaned.num_frames - 1]
+    url = f"/api/v1/clips/{walk.pk}/download/cleaned.glb/"
+    loaded = page.evaluate(LOAD_GLB, [url, frames, cleaned.fps])
+    assert loaded["status"] == 200 and loaded["skinned"] == 1, loaded["status"]
+    assert loaded["durations"] == [pytest.approx((cleaned.num_frames - 1) / cleaned.fps, abs=1e-3)]
+    error = np.linalg.norm(np.asarray(loaded["played"]) - fk.positions(cleaned)[frames], axis=-1)
+    assert error.max() < MM, float(error.max())
     assert errors == []

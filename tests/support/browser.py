@@ -228,3 +228,44 @@ def staff_bar_y(page: Any, beat: int) -> float:
     box = line.bounding_box()
     assert box is not None, beat
     return float(box["y"] + box["height"] / 2)
+
+
+# --- the body drawn in a player (#viewer) --------------------------------------------------
+
+SNAPSHOT = """(key) => {
+  const source = document.querySelector('#viewer canvas');
+  const copy = document.createElement('canvas');
+  copy.width = source.width; copy.height = source.height;
+  const context = copy.getContext('2d');
+  context.drawImage(source, 0, 0);
+  window[key] = context.getImageData(0, 0, copy.width, copy.height).data;
+}"""
+DIFFERENCE = """([a, b]) => {
+  const x = window[a], y = window[b];
+  const width = document.querySelector('#viewer canvas').width;
+  let count = 0, left = Infinity, right = -1, top = Infinity, bottom = -1;
+  for (let i = 0; i < x.length; i += 4) {
+    const d = Math.abs(x[i] - y[i]) + Math.abs(x[i + 1] - y[i + 1]) + Math.abs(x[i + 2] - y[i + 2]);
+    if (d < 24) continue;
+    count += 1;
+    const p = i / 4, px = p % width, py = Math.floor(p / width);
+    left = Math.min(left, px); right = Math.max(right, px);
+    top = Math.min(top, py); bottom = Math.max(bottom, py);
+  }
+  const height = x.length / 4 / width;
+  return {count, left, right, top, bottom, width, height};
+}"""
+
+
+def body_pixels(page: Any) -> dict[str, int]:
+    """The body's pixels in the player at the frame shown: the Body box ticked against
+    unticked (it stays ticked); ``count`` and their bounding box (``left`` … ``bottom``,
+    canvas pixels; ``width``, ``height``)."""
+    page.evaluate(SNAPSHOT, "withBody")
+    page.uncheck("input[data-body]")
+    page.wait_for_timeout(120)
+    page.evaluate(SNAPSHOT, "withoutBody")
+    page.check("input[data-body]")
+    page.wait_for_timeout(120)
+    found: dict[str, int] = page.evaluate(DIFFERENCE, ["withBody", "withoutBody"])
+    return found

@@ -37,6 +37,13 @@ ABS_TOL = 1e-9
 POSITION_TOL_M = 1e-6
 """Absolute tolerance of a written BVH's mean joint positions: the file keeps angles to
 1e-6 degrees, which moves a joint by ~1e-8 m per metre of chain."""
+COUNTED_KEYS = ("contact_share", "stance_swing_ratio")
+COUNTED_REL_TOL = 0.03
+"""Relative tolerance of shares and ratios counted in frames (:data:`COUNTED_KEYS`): a
+frame whose foot sits exactly on a contact threshold (a synthesized foot planted at the
+threshold's height) flips between CPUs while every position agrees within
+:data:`POSITION_TOL_M` — the laban cases moved by one or two of ~300 frames (0.3-2 %)
+on a machine other than the one that wrote them."""
 REPO_ROOT = Path(__file__).resolve().parents[2]
 GOLDEN_DIR = REPO_ROOT / "tests" / "golden"
 
@@ -192,7 +199,8 @@ def same(new: Any, kept: Any, where: str = "") -> list[str]:
             ]
         return [] if new == kept else [f"{where}: {new!r} != {kept!r}"]
     absolute = POSITION_TOL_M if "_position_m" in where else ABS_TOL
-    if math.isclose(new, kept, rel_tol=REL_TOL, abs_tol=absolute):
+    relative = COUNTED_REL_TOL if where.endswith(COUNTED_KEYS) else REL_TOL
+    if math.isclose(new, kept, rel_tol=relative, abs_tol=absolute):
         return []
     return [f"{where}: {new!r} != {kept!r}"]
 

@@ -14,12 +14,14 @@ import pygltflib
 import pytest
 from django.contrib.auth.models import AbstractUser
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
 
 from motioncore import bvh
 from motioncore.character.glb import rest_glb_bytes
 from motioncore.character.mannequin import mannequin
 from motioncore.clip import Skeleton
 from motioncore.skeleton import canonical
+from support.paths import SHARED_DATA_ABSENT, shared_data_dir
 from support.three_node import gltf_issues, issue_lines
 from support.web import client_for, finish_run
 from webapp.characters.models import Character
@@ -174,3 +176,36 @@ def test_a_clip_of_another_project_is_not_shown_on_the_character(
     assert (
         response.status_code == 404 and "character's project" in response.json()["error"]["message"]
     )
+
+
+FOX = shared_data_dir() / "gltf" / "Fox" / "Fox.glb"
+
+
+@pytest.mark.skipif(not FOX.is_file(), reason=SHARED_DATA_ABSENT)
+def test_a_quadruped_is_refused_naming_the_roles_it_lacks(
+    members: dict[str, AbstractUser], project: Project, media_root: Path
+) -> None:
+    response = _upload(members["editor"], project, FOX.read_bytes(), "Fox.glb")
+    assert response.status_code == 400
+    message = response.json()["error"]["message"]
+    assert "not a humanoid" in message and "left_hand" in message, message
+    assert not Character.objects.exists() and _stored(media_root) == []
+
+
+def test_the_project_page_uploads_lists_and_deletes_a_character(
+    members: dict[str, AbstractUser], project: Project, media_root: Path
+) -> None:
+    page = Client()
+    page.force_login(members["editor"])
+    upload = SimpleUploadedFile("hero.glb", _character_glb(), content_type="model/gltf-binary")
+    response = page.post(f"/projects/{project.pk}/characters/new/", {"file": upload})
+    assert response.status_code == 302 and response["Location"].endswith("#characters")
+    listed = page.get(f"/projects/{project.pk}/").content.decode()
+    character = Character.objects.get()
+    assert f'data-character-id="{character.pk}"' in listed
+    assert f"{character.report['joints']} joints" in listed
+    bad = SimpleUploadedFile("fox.glb", b"not a model", content_type="model/gltf-binary")
+    refused = page.post(f"/projects/{project.pk}/characters/new/", {"file": bad})
+    assert refused.status_code == 400 and "not a glTF" in refused.content.decode()
+    assert page.post(f"/characters/{character.pk}/delete/").status_code == 302
+    assert not Character.objects.exists() and _stored(media_root) == []

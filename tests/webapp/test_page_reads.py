@@ -16,6 +16,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from support.web import (
     SAMPLES,
     animated_score,
+    finish_character,
     finish_proposal,
     finish_sequence,
     finish_transition,
@@ -63,6 +64,7 @@ def ids(clip: Clip, proposal: Proposal, members: dict[str, AbstractUser]) -> dic
         "proposal_id": proposal.pk,
         "other_proposal": other.pk,
         "join_number": 1,
+        "character_id": finish_character(clip.project, members["editor"]).pk,
     }
 
 

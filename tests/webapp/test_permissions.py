@@ -557,6 +557,8 @@ def api_routes(patterns: list[Any], prefix: str = "") -> set[str]:
 
 
 def _downloads_of(route: str) -> Any:
+    if route.startswith("characters/"):
+        return ON_CHARACTER_DOWNLOADS if "/clips/" in route else CHARACTER_DOWNLOADS
     if route.startswith("transitions/"):
         return TRANSITION_DOWNLOADS
     if route.startswith("sequences/"):

@@ -19,7 +19,7 @@ from webapp.characters.models import Character
 from webapp.characters.services import character_rig
 from webapp.clips.models import Clip
 from webapp.clips.selectors import clip_download_get, clip_get, download_of
-from webapp.core.downloads import Download
+from webapp.core.downloads import Download, download_bytes
 from webapp.core.errors import NotFound, ServiceError, limit_exceeded
 from webapp.core.glb import GLB_CONTENT_TYPE
 from webapp.projects.selectors import project_get, project_list
@@ -106,18 +106,10 @@ def character_joints(character: Character) -> int:
 
 def _cleaned(user: User | AnonymousUser, clip: Clip) -> Motion:
     stored = clip_download_get(user=user, clip_id=clip.pk, name="cleaned.bvh")
-    data = stored.file if isinstance(stored.file, bytes) else _read(stored)
+    data = download_bytes(stored)
     try:
         return bvh.load(data)
     except MotionCoreError as error:
         raise ServiceError(
             f"The cleaned motion could not be read: {error}", code="unreadable"
         ) from error
-
-
-def _read(stored: Download) -> bytes:
-    file = stored.file
-    assert not isinstance(file, bytes)
-    with file.open("rb") as handle:
-        data: bytes = handle.read()
-    return data

@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from motioncore import parameters as p
+from webapp.characters.selectors import character_list
 from webapp.clips import presenters
 from webapp.clips.analysis import analysis_parameters, clip_analysis_stored
 from webapp.clips.models import ArtifactKind
@@ -86,6 +87,7 @@ def project_detail(request: HttpRequest, project_id: int) -> HttpResponse:
         "sequences": sequence_list(user=user, project_id=project_id),
         "scores": score_list(user=user, project_id=project_id),
         "score_templates": SCORE_TEMPLATES,
+        "characters": character_list(user=user, project_id=project_id),
     }
     return render(request, "pages/project.html", context)
 

@@ -62,6 +62,15 @@ class Download:
         object.__setattr__(self, "filename", safe_filename(self.filename))
 
 
+def download_bytes(download: Download) -> bytes:
+    """The bytes of ``download`` (read from storage when it is a stored file)."""
+    if isinstance(download.file, bytes):
+        return download.file
+    with download.file.open("rb") as handle:
+        data: bytes = handle.read()
+    return data
+
+
 def attachment(download: Download) -> HttpResponseBase:
     """``download`` as an attachment (streamed from storage when it is a stored file)."""
     if not isinstance(download.file, bytes):

@@ -20,7 +20,7 @@ from motioncore.character.bones import translated_bones
 from motioncore.character.glb import glb_bytes
 from motioncore.character.mannequin import mannequin
 from motioncore.errors import MotionCoreError
-from webapp.core.downloads import Download
+from webapp.core.downloads import Download, download_bytes
 from webapp.core.errors import ServiceError, limit_exceeded
 
 GLB_SUFFIX = ".glb"
@@ -35,7 +35,7 @@ def is_glb(name: str) -> bool:
 def glb_download(motion: Download, filename: str) -> Download:
     """The motion in ``motion`` (a stored or made BVH) on its mannequin, as the GLB
     ``filename``."""
-    data = motion.file if isinstance(motion.file, bytes) else _read(motion)
+    data = download_bytes(motion)
     try:
         clip = bvh.load(data)
     except MotionCoreError as error:
@@ -55,11 +55,3 @@ def glb_download(motion: Download, filename: str) -> Download:
     except ValueError as error:  # a skeleton with no bone to make a mannequin of
         raise ServiceError(f"No mannequin for this motion: {error}", code="no_mannequin") from error
     return Download(made, filename, GLB_CONTENT_TYPE)
-
-
-def _read(motion: Download) -> bytes:
-    stored = motion.file
-    assert not isinstance(stored, bytes)
-    with stored.open("rb") as handle:
-        data: bytes = handle.read()
-    return data
