@@ -23,7 +23,16 @@ from motioncore.clip import Skeleton
 from motioncore.skeleton import canonical
 from support.paths import SHARED_DATA_ABSENT, shared_data_dir
 from support.three_node import gltf_issues, issue_lines
-from support.web import client_for, finish_run
+from support.web import (
+    SAMPLES,
+    animated_score,
+    client_for,
+    finish_drive,
+    finish_generation,
+    finish_run,
+    finish_sequence,
+    finish_transition,
+)
 from webapp.characters.models import Character
 from webapp.clips.models import Clip
 from webapp.projects.models import Membership, Project, Role
@@ -209,3 +218,49 @@ def test_the_project_page_uploads_lists_and_deletes_a_character(
     assert refused.status_code == 400 and "not a glTF" in refused.content.decode()
     assert page.post(f"/characters/{character.pk}/delete/").status_code == 302
     assert not Character.objects.exists() and _stored(media_root) == []
+
+
+def test_every_result_downloads_on_a_character(
+    members: dict[str, AbstractUser], project: Project, clip: Clip, media_root: Path, tmp_path: Path
+) -> None:
+    finish_run(clip)
+    character = _upload(members["editor"], project, _character_glb()).json()
+    score = animated_score(
+        project=project,
+        user=members["editor"],
+        name="walk_forward.json",
+        data=(SAMPLES / "scores" / "walk_forward.json").read_bytes(),
+    )
+    bases = {
+        "clip": (f"/api/v1/clips/{clip.pk}/download/", "cleaned"),
+        "transition": (
+            f"/api/v1/transitions/{finish_transition(clip, clip).pk}/download/",
+            "transition",
+        ),
+        "sequence": (f"/api/v1/sequences/{finish_sequence([clip, clip]).pk}/download/", "sequence"),
+        "walk": (f"/api/v1/pfnn/generations/{finish_generation(clip).pk}/download/", "walk"),
+        "drive": (f"/api/v1/motornerve/drives/{finish_drive(clip).pk}/download/", "drive"),
+        "score": (f"/api/v1/scores/{score.pk}/download/", "animation"),
+    }
+    viewer = client_for(members["viewer"])
+    names = list(canonical.skeleton().names)
+    for what, (base, stem) in bases.items():
+        glb = viewer.get(f"{base}{stem}.glb/?character={character['id']}")
+        assert glb.status_code == 200, (what, glb.content[:300])
+        assert ".on-hero.glb" in glb["Content-Disposition"], what
+        gltf = pygltflib.GLTF2.load_from_bytes(glb.content)
+        assert [n.name for n in gltf.nodes[: len(names)]] == names, what
+        path = tmp_path / f"{what}.glb"
+        path.write_bytes(glb.content)
+        issues = gltf_issues(path)
+        assert (issues["numErrors"], issues["numWarnings"]) == (0, 0), (what, issue_lines(issues))
+        motion = viewer.get(f"{base}{stem}.bvh/?character={character['id']}")
+        assert bvh.load(motion.content).skeleton.names == tuple(names), what
+    clip_base = bases["clip"][0]
+    not_applicable = viewer.get(f"{clip_base}viewer.json/?character={character['id']}")
+    assert not_applicable.status_code == 400
+    assert not_applicable.json()["error"]["code"] == "character_not_applicable"
+    assert viewer.get(f"{clip_base}cleaned.glb/?character=hero").status_code == 400
+    assert viewer.get(f"{clip_base}cleaned.glb/?character=999999").status_code == 404
+    outsider = client_for(members["outsider"])
+    assert outsider.get(f"{clip_base}cleaned.glb/?character={character['id']}").status_code == 404

@@ -11,17 +11,14 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 
 from motioncore import bvh, export
-from motioncore.character.glb import glb_bytes
 from motioncore.character.rig import clip_on_rig
-from motioncore.clip import Clip as Motion
 from motioncore.errors import MotionCoreError
 from webapp.characters.models import Character
 from webapp.characters.services import character_rig
-from webapp.clips.models import Clip
 from webapp.clips.selectors import clip_download_get, clip_get, download_of
 from webapp.core.downloads import Download, download_bytes
 from webapp.core.errors import NotFound, ServiceError, limit_exceeded
-from webapp.core.glb import GLB_CONTENT_TYPE
+from webapp.core.glb import GLB_CONTENT_TYPE, OnCharacter, with_character
 from webapp.projects.selectors import project_get, project_list
 
 CHARACTER_DOWNLOADS = ("body.glb", "original")
@@ -60,6 +57,20 @@ def character_download_get(*, user: User | AnonymousUser, character_id: int, nam
     return Download(download.file, download.filename, GLB_CONTENT_TYPE)
 
 
+def character_param(*, user: User | AnonymousUser, value: str | None) -> OnCharacter | None:
+    """The character a download's ``?character=`` names (``None`` without one); 400
+    ``invalid_character_id`` for what is not an id, 404 for a character the user cannot
+    see."""
+    if value is None or value == "":
+        return None
+    if not value.isdigit():
+        raise ServiceError(
+            f"?character= takes a character's id, not {value!r}.", code="invalid_character_id"
+        )
+    character = character_get(user=user, character_id=int(value))
+    return OnCharacter(character_rig(character), character.name)
+
+
 def clip_on_character_get(
     *, user: User | AnonymousUser, character_id: int, clip_id: int, name: str
 ) -> Download:
@@ -74,42 +85,29 @@ def clip_on_character_get(
         raise NotFound(
             f"No download called {name!r}; try one of {', '.join(ON_CHARACTER_DOWNLOADS)}."
         )
-    motion = _cleaned(user, clip)
-    samples = motion.num_frames * character_joints(character)
+    chosen = OnCharacter(character_rig(character), character.name)
+
+    def cleaned(kind: str) -> Download:
+        return clip_download_get(user=user, clip_id=clip.pk, name=kind)
+
+    if name != "viewer.json":
+        return with_character(cleaned, f"cleaned.{name.rsplit('.', 1)[1]}", chosen)
+    motion = bvh.load(download_bytes(cleaned("cleaned.bvh")))
+    samples = motion.num_frames * chosen.rig.skeleton.num_joints
     if samples > settings.GLB_MAX_SAMPLES:
         raise limit_exceeded(
-            f"{motion.num_frames} frames on {character_joints(character)} joints is more than "
-            f"the {settings.GLB_MAX_SAMPLES:,} samples a motion on a character holds.",
+            f"{motion.num_frames} frames on {chosen.rig.skeleton.num_joints} joints is more "
+            f"than the {settings.GLB_MAX_SAMPLES:,} samples a motion on a character holds.",
             limit="glb_max_samples",
             value=samples,
             setting="KINETOGRAPH_GLB_MAX_SAMPLES",
         )
-    rig = character_rig(character)
     try:
-        on = clip_on_rig(motion, rig)
+        on = clip_on_rig(motion, chosen.rig)
     except MotionCoreError as error:
         raise ServiceError(
             f"The clip could not be retargeted: {error}", code="retarget_failed"
         ) from error
+    arrays = json.dumps(export.viewer_arrays(on), separators=(",", ":")).encode()
     stem = f"{clip.name.rsplit('.', 1)[0]}.on-{character.name.rsplit('.', 1)[0]}"
-    if name == "viewer.json":
-        arrays = json.dumps(export.viewer_arrays(on), separators=(",", ":")).encode()
-        return Download(arrays, f"{stem}.viewer.json", "application/json")
-    if name == "motion.bvh":
-        return Download(bvh.dump(on).encode(), f"{stem}.bvh", "application/octet-stream")
-    return Download(glb_bytes(on, rig.mesh, name=stem), f"{stem}.glb", GLB_CONTENT_TYPE)
-
-
-def character_joints(character: Character) -> int:
-    return int(character.report.get("joints", 0))
-
-
-def _cleaned(user: User | AnonymousUser, clip: Clip) -> Motion:
-    stored = clip_download_get(user=user, clip_id=clip.pk, name="cleaned.bvh")
-    data = download_bytes(stored)
-    try:
-        return bvh.load(data)
-    except MotionCoreError as error:
-        raise ServiceError(
-            f"The cleaned motion could not be read: {error}", code="unreadable"
-        ) from error
+    return Download(arrays, f"{stem}.viewer.json", "application/json")

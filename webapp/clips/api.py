@@ -24,6 +24,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from webapp.characters.selectors import character_param
 from webapp.clips import serializers as s
 from webapp.clips.analysis import clip_analysis, clip_analysis_save
 from webapp.clips.models import Clip
@@ -44,6 +45,7 @@ from webapp.clips.uploads import (
 from webapp.core.api import created_or_ok
 from webapp.core.auth import request_user
 from webapp.core.downloads import ranged_attachment
+from webapp.core.glb import with_character
 from webapp.core.idempotency import idempotent
 from webapp.core.limits import request_limit
 from webapp.core.parameters import deprecation_headers, renamed_input
@@ -117,7 +119,11 @@ class ClipDownloadView(APIView):
         "newest succeeded run (404 until one has produced them).",
     )
     def get(self, request: Request, clip_id: int, kind: str) -> HttpResponseBase:
-        download = clip_download_get(user=request_user(request), clip_id=clip_id, name=kind)
+        user = request_user(request)
+        character = character_param(user=user, value=request.query_params.get("character"))
+        download = with_character(
+            lambda name: clip_download_get(user=user, clip_id=clip_id, name=name), kind, character
+        )
         return ranged_attachment(download, request.headers.get("Range"))
 
 

@@ -63,7 +63,8 @@ def download_schema(
 ) -> Callable[[F], F]:
     """``extend_schema`` of a ``GET …/download/{kind}/`` view method: ``kind`` one of
     ``names``; 200 with a BVH (``binary`` says which), a JSON document (``json``) or, for
-    the names ending ``.glb``, the motion on its mannequin as binary glTF."""
+    the names ending ``.glb``, the motion on its mannequin as binary glTF; where there are
+    such names, the ``character`` query parameter (the motion on a character)."""
     names = list(names)
     glb = [n for n in names if n.endswith(".glb")]
     glb_response = {
@@ -73,9 +74,18 @@ def download_schema(
             "skeleton (binary glTF 2.0, one animation); 413 past KINETOGRAPH_GLB_MAX_SAMPLES.",
         )
     }
+    character = OpenApiParameter(
+        "character",
+        OpenApiTypes.INT,
+        OpenApiParameter.QUERY,
+        required=False,
+        description="A character's id (characters/{id}/): the .glb and .bvh downloads made "
+        "on it, the motion retargeted (docs/characters.md); 400 for the other kinds.",
+    )
     return extend_schema(
         parameters=[
-            OpenApiParameter("kind", OpenApiTypes.STR, OpenApiParameter.PATH, enum=list(names))
+            OpenApiParameter("kind", OpenApiTypes.STR, OpenApiParameter.PATH, enum=list(names)),
+            *([character] if glb else []),
         ],
         responses={
             (200, "application/octet-stream"): OpenApiResponse(
@@ -84,6 +94,7 @@ def download_schema(
             (200, "application/json"): OpenApiResponse(OpenApiTypes.OBJECT, description=json),
             **(glb_response if glb else {}),
             **READ,
+            **(errors(400, 413) if glb else {}),
         },
         description=description,
     )

@@ -31,9 +31,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from webapp.characters.selectors import character_param
 from webapp.clips.uploads import MULTIPART_OVERHEAD_BYTES
 from webapp.core.auth import request_user
 from webapp.core.downloads import attachment
+from webapp.core.glb import with_character
 from webapp.core.idempotency import idempotent
 from webapp.core.limits import request_limit
 from webapp.core.schema import READ, download_schema, errors
@@ -154,7 +156,13 @@ class ScoreDownloadView(APIView):
         json="score.json, animation.json, footprints.json.",
     )
     def get(self, request: Request, score_id: int, kind: str) -> HttpResponseBase:
-        found = score_download_get(user=request_user(request), score_id=score_id, name=kind)
+        user = request_user(request)
+        character = character_param(user=user, value=request.query_params.get("character"))
+        found = with_character(
+            lambda name: score_download_get(user=user, score_id=score_id, name=name),
+            kind,
+            character,
+        )
         return attachment(found)
 
 

@@ -25,8 +25,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from webapp.characters.selectors import character_param
 from webapp.core.auth import request_user
 from webapp.core.downloads import attachment
+from webapp.core.glb import with_character
 from webapp.core.idempotency import idempotent
 from webapp.core.parsers import NamedNonFiniteJSONParser
 from webapp.core.schema import READ, download_schema, errors
@@ -94,7 +96,13 @@ class DriveDownloadView(APIView):
     )
     def get(self, request: Request, drive_id: int, kind: str) -> HttpResponseBase:
         user = request_user(request)
-        return attachment(drive_download_get(user=user, drive_id=drive_id, name=kind))
+        character = character_param(user=user, value=request.query_params.get("character"))
+        download = with_character(
+            lambda name: drive_download_get(user=user, drive_id=drive_id, name=name),
+            kind,
+            character,
+        )
+        return attachment(download)
 
 
 @extend_schema(tags=["motornerve"])

@@ -26,8 +26,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from motioncore.pfnn.network import MODES
+from webapp.characters.selectors import character_param
 from webapp.core.auth import request_user
 from webapp.core.downloads import attachment, download_urls
+from webapp.core.glb import with_character
 from webapp.core.idempotency import idempotent
 from webapp.core.schema import READ, download_schema, errors
 from webapp.pfnn.models import Generation
@@ -159,8 +161,12 @@ class GenerationDownloadView(APIView):
         json="viewer.json and report.json.",
     )
     def get(self, request: Request, generation_id: int, kind: str) -> HttpResponseBase:
-        download = generation_download_get(
-            user=request_user(request), generation_id=generation_id, name=kind
+        user = request_user(request)
+        character = character_param(user=user, value=request.query_params.get("character"))
+        download = with_character(
+            lambda name: generation_download_get(user=user, generation_id=generation_id, name=name),
+            kind,
+            character,
         )
         return attachment(download)
 

@@ -27,8 +27,10 @@ from rest_framework.views import APIView
 
 from motioncore import parameters as p
 from motioncore.transition.sequence import MAX_CLIPS
+from webapp.characters.selectors import character_param
 from webapp.core.auth import request_user
 from webapp.core.downloads import attachment, download_urls
+from webapp.core.glb import with_character
 from webapp.core.idempotency import idempotent
 from webapp.core.parameters import api_field, check_blend_bounds
 from webapp.core.schema import READ, download_schema, errors
@@ -180,8 +182,12 @@ class SequenceDownloadView(APIView):
         json="sequence.json and viewer.json.",
     )
     def get(self, request: Request, sequence_id: int, kind: str) -> HttpResponseBase:
-        download = sequence_download_get(
-            user=request_user(request), sequence_id=sequence_id, name=kind
+        user = request_user(request)
+        character = character_param(user=user, value=request.query_params.get("character"))
+        download = with_character(
+            lambda name: sequence_download_get(user=user, sequence_id=sequence_id, name=name),
+            kind,
+            character,
         )
         return attachment(download)
 

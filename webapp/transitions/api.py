@@ -26,8 +26,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from motioncore import parameters as p
+from webapp.characters.selectors import character_param
 from webapp.core.auth import request_user
 from webapp.core.downloads import attachment, download_urls
+from webapp.core.glb import with_character
 from webapp.core.idempotency import idempotent
 from webapp.core.parameters import api_field, check_blend_bounds, deprecation_headers, renamed_input
 from webapp.core.schema import READ, download_schema, errors
@@ -145,8 +147,12 @@ class TransitionDownloadView(APIView):
         json="transition.json and viewer.json.",
     )
     def get(self, request: Request, transition_id: int, kind: str) -> HttpResponseBase:
-        download = transition_download_get(
-            user=request_user(request), transition_id=transition_id, name=kind
+        user = request_user(request)
+        character = character_param(user=user, value=request.query_params.get("character"))
+        download = with_character(
+            lambda name: transition_download_get(user=user, transition_id=transition_id, name=name),
+            kind,
+            character,
         )
         return attachment(download)
 
