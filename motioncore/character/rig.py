@@ -1,30 +1,39 @@
 """A user's character from a glTF 2.0 file: its skeleton, its body at rest and a report,
 and any clip retargeted onto it.
 
-:func:`read_rig` takes the file's first skin (the one most meshes use) and makes:
+:func:`read_rig` takes the file's first skin (the one most meshes use) and makes, in one
+reference pose, the character's "rest":
 
-* the **skeleton** of the skin's joints, in the pose of the file's nodes at rest (their
-  own translations, rotations and scales), as a BVH skeleton has it: every local
-  rotation the identity there, each offset the joint's rest position less its parent's
-  in the world (metres, Y up); a joint's parent is its nearest ancestor among the
-  joints. Roles are inferred as for a BVH (:func:`motioncore.skeleton.infer`: names,
-  then topology; overrides first), and retargeting needs a humanoid
-  (:class:`motioncore.skeleton.landmarks.Rig`): a file without one is refused, naming
-  the roles missing.
-* the **body**: every mesh skinned to that skin, put in that rest pose by the file's own
-  skinning (``Σ w · joint world · inverse bind``, so a bind pose other than the rest
-  pose is honoured), plus every rigid mesh hanging under a joint (a robot's plates),
-  bound whole to that joint; skinned again to the skeleton with inverse binds that
-  undo each joint's rest position, as :mod:`motioncore.character.mannequin`'s are. It
-  plays in the players exactly as the mannequin does (``static/js/viewer/mannequin.js``)
-  and goes into GLB downloads (:mod:`motioncore.character.glb`). Materials and
-  textures are not kept: the body is drawn in the mannequin's neutral material.
-* the **report**: joints, roles found and missing (and how each was found), height,
-  up axis, rest pose (T-pose, A-pose), vertices and triangles, and warnings.
+* the **reference pose**: the skin's **bind pose** (each joint at the inverse of its
+  inverse bind matrix, placed by the nodes above the skeleton's root: a Z-up file's turn
+  to Y up, a unit's scale), where the body is as modelled (a file whose nodes rest in an
+  animation's first pose still gives its T-pose); but the nodes' own rest pose when
+  rigid meshes hang on the bones (a robot's plates: that is the one pose they have).
+  The whole is moved onto the floor (its lowest point at y = 0).
+* the **skeleton** of the skin's joints in that pose, as a BVH skeleton has it: every
+  local rotation the identity there, each offset the joint's position less its
+  parent's (metres, Y up); a joint's parent is its nearest ancestor among the joints,
+  except a foot that hangs from elsewhere than its leg (an inverse-kinematics target),
+  which goes under its side's lower leg. Roles are inferred as for a BVH
+  (:func:`motioncore.skeleton.infer`: names, then topology; overrides first; a forearm
+  with a palm bone per finger and no hand gets its middle branch as the hand), and
+  retargeting needs a humanoid (:class:`motioncore.skeleton.landmarks.Rig`): a file
+  without one is refused, naming the roles missing.
+* the **body**: every mesh skinned to that skin (and to any other skin over the same
+  joints), put in the reference pose by the file's own skinning (``Σ w · joint · inverse
+  bind``), plus every rigid mesh under a joint, bound whole to that joint; skinned again
+  to the skeleton with inverse binds that undo each joint's position, as
+  :mod:`motioncore.character.mannequin`'s are. It plays in the players exactly as the
+  mannequin does (``static/js/viewer/mannequin.js``) and goes into GLB downloads
+  (:mod:`motioncore.character.glb`). Materials and textures are not kept: the body is
+  drawn in the mannequin's material.
+* the **report** (:mod:`motioncore.character.rig_report`): joints, roles found and
+  missing (and how each was found), height, up axis, rest pose (T-pose, A-pose), vertices
+  and triangles, and warnings (every repair above is one).
 
 :func:`clip_on_rig` retargets a clip onto the character with
 :func:`motioncore.skeleton.retarget.to_canonical` then
-:func:`~motioncore.skeleton.retarget.to_rig`, the rest pose as the reference pose.
+:func:`~motioncore.skeleton.retarget.to_rig`, the reference pose as the rig's.
 """
 
 from __future__ import annotations
@@ -40,12 +49,12 @@ from motioncore import quat
 from motioncore.character.gltf_read import Document, node_parents, read_document, world_matrices
 from motioncore.character.mannequin import Part, SkinnedMesh, joined
 from motioncore.character.rig_mesh import rigid_part, skinned_part
+from motioncore.character.rig_repairs import feet_on_legs, stand_in_hands
 from motioncore.character.rig_report import rig_report
 from motioncore.clip import Clip, Skeleton
 from motioncore.errors import CharacterError, MotionCoreError
 from motioncore.skeleton import infer
 from motioncore.skeleton.landmarks import Rig
-from motioncore.skeleton.names import classify
 from motioncore.skeleton.retarget import to_canonical, to_rig
 from motioncore.skeleton.roles import JointRoles
 
@@ -111,7 +120,7 @@ def read_rig(
         )
     parents_of_node = node_parents(gltf)
     world = world_matrices(gltf, parents_of_node)
-    node_parent = _feet_on_legs(gltf, list(skin.joints), parents_of_node)
+    node_parent = feet_on_legs(gltf, list(skin.joints), parents_of_node)
     order, parents = _joint_tree(list(skin.joints), node_parent)
     nodes = [skin.joints[i] for i in order]  # joint j of the skeleton is node nodes[j]
     rigid = _rigid_meshes(gltf, set(skin.joints), parents_of_node)
@@ -130,7 +139,7 @@ def read_rig(
     skeleton = _skeleton(gltf, nodes, parents, rest)
     try:
         roles = infer(skeleton, overrides)
-        hands = _stand_in_hands(skeleton, rest, roles, warnings)
+        hands = stand_in_hands(skeleton, rest, roles, warnings)
         if hands:
             roles = infer(skeleton, {**hands, **(overrides or {})})
         Rig.of(skeleton, rest, roles)
@@ -145,65 +154,6 @@ def clip_on_rig(clip: Clip, rig: CharacterRig) -> Clip:
     sk = rig.skeleton
     reference = Clip(sk, quat.identity((1, sk.num_joints)), sk.offsets[None].copy(), clip.fps)
     return to_rig(to_canonical(clip), reference, rig.roles)
-
-
-def _feet_on_legs(gltf: Any, joints: list[int], node_parent: IntArray) -> IntArray:
-    """The node tree with each foot that hangs from somewhere else than its leg (an IK
-    target under the root, as rigs made for inverse kinematics have it) moved under the
-    lower leg of its side, when that lower leg ends without a joint below it. The body
-    is posed by the joints' world positions, so only the hierarchy changes."""
-    kinds = {node: classify(gltf.nodes[node].name or "") for node in joints}
-    parent = node_parent.copy()
-    inside = set(joints)
-
-    def chain(node: int) -> list[int]:
-        found = []
-        while parent[node] >= 0:
-            node = int(parent[node])
-            found.append(node)
-        return found
-
-    for foot in joints:
-        side = kinds[foot].side
-        if "foot" not in kinds[foot].kinds() or side is None:
-            continue
-        if any("lower_leg" in kinds[n].kinds() for n in chain(foot) if n in inside):
-            continue
-        legs = [
-            n
-            for n in joints
-            if "lower_leg" in kinds[n].kinds()
-            and kinds[n].side == side
-            and not any(int(parent[c]) == n for c in inside)
-        ]
-        if len(legs) == 1:
-            parent[foot] = legs[0]
-    return parent
-
-
-def _stand_in_hands(
-    skeleton: Skeleton, rest: FloatArray, roles: JointRoles, warnings: list[str]
-) -> dict[str, str]:
-    """For a forearm with no hand joint but several branches below it (a palm bone per
-    finger), the branch nearest their mean direction stands in for the hand (a role
-    override, noted in ``warnings``)."""
-    found: dict[str, str] = {}
-    for side in ("left", "right"):
-        forearm = roles.joints.get(f"{side}_forearm")
-        if forearm is None or f"{side}_hand" in roles.joints:
-            continue
-        branches = [int(c) for c in skeleton.children(forearm)]
-        if len(branches) < 2:
-            continue
-        directions = rest[branches] - rest[forearm]
-        mean = directions.mean(axis=0)
-        middle = branches[int(np.argmax(directions @ mean))]
-        found[f"{side}_hand"] = skeleton.names[middle]
-        warnings.append(
-            f"{side}_hand: the forearm {skeleton.names[forearm]} has no hand joint; "
-            f"its middle branch {skeleton.names[middle]} stands in"
-        )
-    return found
 
 
 def _on_the_floor(mesh: SkinnedMesh) -> tuple[SkinnedMesh, float]:
