@@ -12,7 +12,8 @@ so a bent knee stays closed. Where the skeleton's joint roles are known
 on the chain from the hips up to the head are :data:`TORSO_SHARE` of the hip width
 thick up to the shoulders' line (above, :data:`NECK_SHARE` of that: the neck), the
 bones from the hips to the hip joints fill the pelvis, the head is a
-sphere on its bone (:data:`HEAD_SHARE` of its length, or :data:`HEAD_DEFAULT_M`);
+sphere on its bone (:data:`HEAD_SHARE` of its length, or :data:`HEAD_DEFAULT_M`), and
+the bones inside it (a face's jaw and eyes) get no limbs;
 hands and feet come out of the limb rule from their end sites.
 
 The mesh is made in the skeleton's rest pose (every local rotation the identity, every
@@ -120,12 +121,13 @@ def mannequin(
     sizes = _Sizes.of(skeleton, rest, roles if roles is not None else _inferred(skeleton))
     parts: list[Part] = []
     thinnest: dict[int, float] = {}
+    face = set(skeleton.descendants(sizes.head).tolist()) if sizes.head >= 0 else set()
     for joint, parent in enumerate(int(p) for p in skeleton.parents):
         if parent < 0:
             continue
         length = float(np.linalg.norm(rest[joint] - rest[parent]))
-        if length < MIN_BONE_M or joint in skip:
-            continue
+        if length < MIN_BONE_M or joint in skip or parent in face:
+            continue  # no limb: a joint on its parent, a translation, a face's bone
         grand = int(skeleton.parents[parent])
         if parent == sizes.head:
             parts.append(

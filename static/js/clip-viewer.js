@@ -65,6 +65,8 @@ async function showOn(root, picked) {
   }
   Object.assign(state, { skeleton: shown.view, motion: shown.motion, hips: shown.hips });
   ui.status.textContent = shown.status;
+  player.stage.frame(shown.view.height);
+  player.aim("follow", shown.motion, shown.hips, 0);
   root.dataset.characterShown = picked ? String(picked.id) : "";
   if (player.playback) showFrame(player.playback);
 }
@@ -289,6 +291,7 @@ async function init(root) {
   player.stage.scene.add(skeleton.group);
   const playback = player.setClock(motion.level.frames, motion.level.fps);
   showFrame(playback);
+  player.stage.frame(skeleton.height);
   player.aim("follow", motion, state.hips);
   ui.status.textContent = describe(arrays);
   root.dataset.ready = "true";

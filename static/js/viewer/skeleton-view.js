@@ -64,6 +64,8 @@ export class SkeletonView {
       this.parents[j] < 0 && this.hidden.size > 0 && !this.bones.some((b) => this.parents[b] === j)
     )));
     this.boneLengths = this.measureBonesOf(this.bones);
+    /** The figure's height on the first frame, metres (its joints' extent up). */
+    this.height = this.heightAt(0);
     this.group = new THREE.Group();
     this.group.name = "skeleton";
     this.style = { color: style.color ?? 0x2f6fde, opacity: style.opacity ?? 1 };
@@ -97,6 +99,20 @@ export class SkeletonView {
      */
     this.shown = { positions: this.positions, base: 0 };
     this.update(0);
+  }
+
+  /**
+   * The joints' extent along Y at `frame` (a carrier on the floor left out), metres.
+   * @param {number} frame
+   */
+  heightAt(frame) {
+    let low = Infinity, high = -Infinity;
+    for (let j = 0; j < this.joints; j += 1) {
+      if (this.carriers.has(j)) continue;
+      const y = this.positions[(frame * this.joints + j) * 3 + 1];
+      low = Math.min(low, y), high = Math.max(high, y);
+    }
+    return high > low ? high - low : 0;
   }
 
   /**

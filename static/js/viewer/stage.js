@@ -26,6 +26,9 @@ const PRESETS = new Map([
   ["top", new THREE.Vector3(0, DISTANCE_M * 1.6, 0.01)],
   ["follow", new THREE.Vector3(DISTANCE_M * 0.6, 0.8, DISTANCE_M * 0.8)],
 ]);
+/** The height (metres) the presets' distances are made for: a person. Taller figures
+ * (a character 4.5 m tall in its own units) get the camera further away, in proportion. */
+const FRAMED_HEIGHT_M = 1.8;
 /** The preset's centre (a copy: the caller may pass the stage's own target). */
 const presetCentre = new THREE.Vector3();
 
@@ -95,6 +98,8 @@ export class Stage {
     this.grid = this.makeGrid();
     this.scene.add(this.grid);
     this.follow = false;
+    /** How much further than for a person the presets put the camera (frame()). */
+    this.distance = 1;
     this.offset = new THREE.Vector3();
     this.target = new THREE.Vector3(0, 1, 0);
     this.preset("front");
@@ -146,11 +151,19 @@ export class Stage {
     const offset = PRESETS.get(name);
     if (!offset) throw new Error(`unknown camera preset ${name}`);
     const c = presetCentre.copy(center);
-    this.camera.position.copy(c).add(offset);
+    this.camera.position.copy(c).addScaledVector(offset, this.distance);
     this.controls.target.copy(c);
     this.controls.update();
     this.follow = name === "follow";
     this.offset.copy(this.camera.position).sub(c);
+  }
+
+  /**
+   * Make the presets frame a figure `height` metres tall (no closer than for a person).
+   * @param {number} height
+   */
+  frame(height) {
+    this.distance = Number.isFinite(height) ? Math.max(1, height / FRAMED_HEIGHT_M) : 1;
   }
 
   /**
