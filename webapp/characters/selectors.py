@@ -6,19 +6,16 @@ from __future__ import annotations
 
 import json
 
-from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 
-from motioncore import bvh, export
-from motioncore.character.rig import clip_on_rig
-from motioncore.errors import MotionCoreError
+from motioncore import export
 from webapp.characters.models import Character
 from webapp.characters.services import character_rig
 from webapp.clips.selectors import clip_download_get, clip_get, download_of
-from webapp.core.downloads import Download, download_bytes
-from webapp.core.errors import NotFound, ServiceError, limit_exceeded
-from webapp.core.glb import GLB_CONTENT_TYPE, OnCharacter, with_character
+from webapp.core.downloads import Download
+from webapp.core.errors import NotFound, ServiceError
+from webapp.core.glb import GLB_CONTENT_TYPE, OnCharacter, motion_on_character, with_character
 from webapp.projects.selectors import project_get, project_list
 
 CHARACTER_DOWNLOADS = ("body.glb", "original")
@@ -92,22 +89,7 @@ def clip_on_character_get(
 
     if name != "viewer.json":
         return with_character(cleaned, f"cleaned.{name.rsplit('.', 1)[1]}", chosen)
-    motion = bvh.load(download_bytes(cleaned("cleaned.bvh")))
-    samples = motion.num_frames * chosen.rig.skeleton.num_joints
-    if samples > settings.GLB_MAX_SAMPLES:
-        raise limit_exceeded(
-            f"{motion.num_frames} frames on {chosen.rig.skeleton.num_joints} joints is more "
-            f"than the {settings.GLB_MAX_SAMPLES:,} samples a motion on a character holds.",
-            limit="glb_max_samples",
-            value=samples,
-            setting="KINETOGRAPH_GLB_MAX_SAMPLES",
-        )
-    try:
-        on = clip_on_rig(motion, chosen.rig)
-    except MotionCoreError as error:
-        raise ServiceError(
-            f"The clip could not be retargeted: {error}", code="retarget_failed"
-        ) from error
+    on = motion_on_character(cleaned("cleaned.bvh"), chosen)
     arrays = json.dumps(export.viewer_arrays(on), separators=(",", ":")).encode()
     stem = f"{clip.name.rsplit('.', 1)[0]}.on-{character.name.rsplit('.', 1)[0]}"
     return Download(arrays, f"{stem}.viewer.json", "application/json")

@@ -80,20 +80,27 @@ def with_character(
             code="character_not_applicable",
         )
     motion = get(f"{stem}.bvh")
-    clip = _motion(motion)
-    _bounded(clip.num_frames * character.rig.skeleton.num_joints, clip)
-    try:
-        on = clip_on_rig(clip, character.rig)
-    except MotionCoreError as error:
-        raise ServiceError(
-            f"The motion could not be retargeted: {error}", code="retarget_failed"
-        ) from error
+    on = motion_on_character(motion, character)
     made_stem = f"{motion.filename.rsplit('.', 1)[0]}.on-{character.name.rsplit('.', 1)[0]}"
     if suffix.lower() == "bvh":
         return Download(bvh.dump(on).encode(), f"{made_stem}.bvh", "application/octet-stream")
     return Download(
         glb_bytes(on, character.rig.mesh, name=made_stem), f"{made_stem}.glb", GLB_CONTENT_TYPE
     )
+
+
+def motion_on_character(motion: Download, character: OnCharacter) -> Clip:
+    """The BVH in ``motion`` retargeted onto ``character``; 400 ``unreadable`` /
+    ``retarget_failed``, 413 past ``KINETOGRAPH_GLB_MAX_SAMPLES`` (frames × the
+    character's joints)."""
+    clip = _motion(motion)
+    _bounded(clip.num_frames * character.rig.skeleton.num_joints, clip)
+    try:
+        return clip_on_rig(clip, character.rig)
+    except MotionCoreError as error:
+        raise ServiceError(
+            f"The motion could not be retargeted: {error}", code="retarget_failed"
+        ) from error
 
 
 def _motion(motion: Download) -> Clip:
